@@ -1,0 +1,33 @@
+// What a plan does to the network, computed from the plan and the topology alone (DESIGN §2).
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "optiq/plan.hpp"
+
+namespace optiq {
+
+struct Metrics {
+  std::size_t paths = 0;
+  std::size_t paths_per_job_max = 0;
+  double paths_per_job_avg = 0;   // over jobs that move bytes
+  std::size_t paths_per_link_max = 0;
+  double paths_per_link_avg = 0;  // over links that carry at least one path
+  std::size_t links_used = 0;
+  Bytes link_bytes_max = 0;
+  std::size_t hops_max = 0;
+  double hops_avg = 0;  // over paths
+  Bytes total_bytes = 0;
+  double predicted_seconds = 0;     // max over links of bytes / capacity (the fluid bound)
+  double predicted_throughput = 0;  // total bytes / predicted seconds; 0 when nothing crosses a link
+};
+
+// Bytes crossing every link slot (index = link id).
+std::vector<Bytes> link_loads(const Plan& plan, const Topology& topo);
+// Number of paths crossing every link slot.
+std::vector<std::size_t> link_path_counts(const Plan& plan, const Topology& topo);
+
+Metrics compute_metrics(const Plan& plan, const Topology& topo);
+
+}  // namespace optiq

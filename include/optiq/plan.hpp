@@ -1,0 +1,36 @@
+// A plan: for every job, the paths its bytes take and how many bytes each path carries.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "optiq/pattern.hpp"
+#include "optiq/topology.hpp"
+
+namespace optiq {
+
+struct PathShare {
+  LinkPath links;
+  Bytes bytes = 0;
+};
+
+struct JobPlan {
+  Job job;
+  std::vector<PathShare> paths;  // a zero-byte job has none
+};
+
+struct Plan {
+  std::string topology;  // canonical spec string
+  std::string routing;   // the default routing model the plan is compared with
+  std::string planner;
+  std::vector<JobPlan> jobs;
+};
+
+// Throws optiq::Error describing the first defect: a path that does not run src -> dst over
+// existing, adjacent links, or path bytes that do not sum to the job's bytes.
+void validate_plan(const Plan& plan, const Topology& topo);
+
+// Splits `bytes` into `parts` whole numbers differing by at most one, larger ones first.
+std::vector<Bytes> split_evenly(Bytes bytes, std::size_t parts);
+
+}  // namespace optiq

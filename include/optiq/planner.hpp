@@ -1,0 +1,36 @@
+// Planners choose paths and split every job's bytes across them. All return the same Plan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "optiq/paths.hpp"
+#include "optiq/plan.hpp"
+#include "optiq/routing.hpp"
+
+namespace optiq {
+
+struct PlannerOptions {
+  int k = 50;                  // candidate paths per job
+  int hop_bound = -1;          // < 0: the topology's diameter
+  int maxload = 16;            // heu1: starting limit on paths per link
+  Bytes chunk = 64 * 1024;     // heu2: bytes assigned per step
+  Progress progress = nullptr;
+};
+
+// The network's own single route for every job.
+Plan plan_default(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs);
+// Thesis 5.3.1: select paths round-robin under a limit on paths per link; split bytes equally.
+Plan plan_heu1(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+               const CandidateSet& candidates, int maxload);
+// Thesis 5.3.2: largest remaining demand first, one chunk at a time onto its least-loaded path.
+Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+               const CandidateSet& candidates, Bytes chunk, const Progress& progress = nullptr);
+
+std::vector<std::string> planner_names();
+bool planner_needs_candidates(const std::string& name);
+// Runs a planner by name. Candidate paths are generated unless `candidates` is given.
+Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel& routing,
+               const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates = nullptr);
+
+}  // namespace optiq

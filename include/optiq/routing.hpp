@@ -1,0 +1,28 @@
+// The network's own deterministic routes: the baseline every plan is compared with.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "optiq/topology.hpp"
+
+namespace optiq {
+
+class RoutingModel {
+ public:
+  virtual ~RoutingModel() = default;
+  virtual std::string name() const = 0;
+  // Links from src to dst, in order; empty when src == dst.
+  virtual LinkPath route(NodeId src, NodeId dst) const = 0;
+};
+
+// Order in which BG/Q routes the dimensions of a partition of this shape: longest first, with
+// the published tie-break for 128- and 256-node partitions.
+std::vector<int> bgq_dimension_order(const std::vector<int>& sizes);
+
+// Known models: "bgq" (BG/Q deterministic routing), "dor" (dimension 0 first, shorter way, + on ties).
+std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Topology& topology);
+std::vector<std::string> routing_names();
+
+}  // namespace optiq

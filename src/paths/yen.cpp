@@ -1,0 +1,149 @@
+// Yen's algorithm with Lawler's refinement: a new path only spawns spurs from the node where it
+// left its parent, because the spurs before that point were computed when the parent was found.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "optiq/error.hpp"
+#include "optiq/paths.hpp"
+#include "spur_search.hpp"
+
+namespace optiq {
+
+namespace {
+
+struct Found {
+  LinkPath links;
+  std::size_t deviation;  // index of the spur node in the parent path
+};
+
+// Candidates wait in order of hops; among equally short ones, the one that left its parent
+// closest to the source goes first, then the earliest found. Lexicographic ties would make
+// the first k paths share their first links (dozens of paths through one port of the source);
+// preferring early deviations spreads them over the source's links, which is what the
+// planners need. Hop order alone makes the result the k shortest paths.
+struct Key {
+  std::size_t hops, deviation, arrival;
+  bool operator<(const Key& o) const {
+    return std::tie(hops, deviation, arrival) < std::tie(o.hops, o.deviation, o.arrival);
+  }
+};
+
+std::vector<LinkPath> yen(const Topology& topo, detail::SpurSearch& search, NodeId src, NodeId dst, int k,
+                          int bound) {
+  std::vector<Found> accepted;
+  LinkPath first;
+  if (!search.find(src, dst, bound, first)) return {};
+  accepted.push_back({first, 0});
+  std::map<Key, Found> candidates;
+  std::set<LinkPath> waiting;
+  std::size_t arrivals = 0;
+  std::vector<NodeId> nodes;
+  LinkPath spur;
+  while (static_cast<int>(accepted.size()) < k) {
+    const Found& last = accepted.back();
+    nodes = path_nodes(topo, src, last.links);
+    for (std::size_t i = last.deviation; i < last.links.size(); ++i) {
+      const int budget = bound - static_cast<int>(i);
+      if (budget < 1) break;
+      for (std::size_t j = 0; j < i; ++j) search.ban_node(nodes[j]);
+      for (const Found& p : accepted)
+        if (p.links.size() > i && std::equal(p.links.begin(), p.links.begin() + i, last.links.begin()))
+          search.ban_first_link(p.links[i]);
+      if (!search.find(nodes[i], dst, budget, spur)) continue;
+      LinkPath path(last.links.begin(), last.links.begin() + i);
+      path.insert(path.end(), spur.begin(), spur.end());
+      if (!waiting.insert(path).second) continue;
+      candidates.emplace(Key{path.size(), i, arrivals++}, Found{std::move(path), i});
+    }
+    if (candidates.empty()) break;
+    auto node = candidates.extract(candidates.begin());
+    waiting.erase(node.mapped().links);
+    accepted.push_back(std::move(node.mapped()));
+  }
+  std::vector<LinkPath> out;
+  out.reserve(accepted.size());
+  for (auto& f : accepted) out.push_back(std::move(f.links));
+  return out;
+}
+
+void check_request(const Topology& topo, NodeId src, NodeId dst, int k) {
+  if (!topo.contains(src) || !topo.contains(dst))
+    throw Error("node " + std::to_string(topo.contains(src) ? dst : src) + " is outside the topology (0.." +
+                std::to_string(topo.num_nodes() - 1) + ")");
+  if (k < 1) throw Error("k must be at least 1, got " + std::to_string(k));
+}
+
+}  // namespace
+
+std::vector<NodeId> path_nodes(const Topology& topo, NodeId src, const LinkPath& path) {
+  std::vector<NodeId> nodes{src};
+  for (LinkId l : path) nodes.push_back(topo.link_dst(l));
+  return nodes;
+}
+
+std::vector<LinkPath> k_shortest_paths(const Topology& topo, NodeId src, NodeId dst, int k, int hop_bound) {
+  check_request(topo, src, dst, k);
+  detail::SpurSearch search(topo);
+  return yen(topo, search, src, dst, k, hop_bound < 0 ? topo.diameter() : hop_bound);
+}
+
+CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& jobs, int k, int hop_bound,
+                                 const Progress& progress) {
+  const auto start = std::chrono::steady_clock::now();
+  for (const Job& j : jobs) check_request(topo, j.src, j.dst, k);
+  CandidateSet set;
+  set.k = k;
+  set.hop_bound = hop_bound < 0 ? topo.diameter() : hop_bound;
+
+  // One search per distinct (src, dst); jobs repeating a pair share its result.
+  std::map<std::pair<NodeId, NodeId>, std::size_t> pair_index;
+  std::vector<std::pair<NodeId, NodeId>> pairs;
+  std::vector<std::size_t> job_pair(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    auto [it, fresh] = pair_index.emplace(std::make_pair(jobs[i].src, jobs[i].dst), pairs.size());
+    if (fresh) pairs.push_back(it->first);
+    job_pair[i] = it->second;
+  }
+
+  // Pairs are independent: workers pull them from a shared counter; results land by index, so
+  // the outcome does not depend on the number of threads or their timing.
+  std::vector<std::vector<LinkPath>> results(pairs.size());
+  std::atomic<std::size_t> next{0}, finished{0};
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  auto work = [&](bool report) {
+    try {
+      detail::SpurSearch search(topo);
+      const std::size_t step = std::max<std::size_t>(1, pairs.size() / 100);
+      for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) {
+        results[i] = yen(topo, search, pairs[i].first, pairs[i].second, k, set.hop_bound);
+        const std::size_t done = finished.fetch_add(1) + 1;
+        if (report && progress && (done % step == 0 || done == pairs.size())) progress("paths", done, pairs.size());
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> hold(failure_lock);
+      if (!failure) failure = std::current_exception();
+      next = pairs.size();
+    }
+  };
+  const unsigned helpers = pairs.size() < 64 ? 0 : std::min(3u, std::max(1u, std::thread::hardware_concurrency()) - 1);
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < helpers; ++t) threads.emplace_back(work, false);
+  work(true);
+  for (auto& t : threads) t.join();
+  if (failure) std::rethrow_exception(failure);
+
+  set.per_job.resize(jobs.size());
+  for (std::size_t i = 0; i < jobs.size(); ++i) set.per_job[i] = results[job_pair[i]];
+  set.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return set;
+}
+
+}  // namespace optiq

@@ -1,0 +1,47 @@
+#include <cctype>
+#include <cmath>
+#include <cstdint>
+#include <map>
+
+#include "optiq/error.hpp"
+#include "optiq/pattern.hpp"
+
+namespace optiq {
+
+Bytes parse_bytes(const std::string& text) {
+  static const std::map<std::string, double> units = {
+      {"", 1},           {"B", 1},           {"k", 1e3},          {"K", 1e3},          {"kB", 1e3},
+      {"KB", 1e3},       {"M", 1e6},         {"MB", 1e6},         {"G", 1e9},          {"GB", 1e9},
+      {"T", 1e12},       {"TB", 1e12},       {"Ki", 1024.0},      {"KiB", 1024.0},     {"Mi", 1048576.0},
+      {"MiB", 1048576.0}, {"Gi", 1073741824.0}, {"GiB", 1073741824.0}, {"Ti", 1099511627776.0},
+      {"TiB", 1099511627776.0},
+  };
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  const std::string number = text.substr(0, i);
+  const std::string unit = text.substr(i);
+  auto it = units.find(unit);
+  if (number.empty() || number == "." || it == units.end() || number.find('.') != number.rfind('.'))
+    throw Error("bad byte size '" + text + "' (expected e.g. 8MiB, 64KiB, 1000000)");
+  if (number.find('.') == std::string::npos) {  // exact integer arithmetic where possible
+    const auto factor = static_cast<Bytes>(it->second);
+    if (number.size() > 19) throw Error("byte size too large: '" + text + "'");
+    const Bytes base = std::stoull(number);
+    if (factor != 0 && base > UINT64_MAX / factor) throw Error("byte size too large: '" + text + "'");
+    return base * factor;
+  }
+  const double value = std::stod(number) * it->second;
+  if (!(value < 1.8e19)) throw Error("byte size too large: '" + text + "'");
+  if (value != std::floor(value)) throw Error("byte size '" + text + "' is not a whole number of bytes");
+  return static_cast<Bytes>(value);
+}
+
+std::string format_bytes(Bytes bytes) {
+  static const char* names[] = {"TiB", "GiB", "MiB", "KiB"};
+  static const Bytes factors[] = {1ULL << 40, 1ULL << 30, 1ULL << 20, 1ULL << 10};
+  for (int i = 0; i < 4; ++i)
+    if (bytes >= factors[i] && bytes % factors[i] == 0) return std::to_string(bytes / factors[i]) + names[i];
+  return std::to_string(bytes);
+}
+
+}  // namespace optiq

@@ -1,0 +1,65 @@
+// Request files: one "src dst bytes" line per job, '#' comments, blank lines ignored.
+#include <fstream>
+#include <sstream>
+
+#include "optiq/error.hpp"
+#include "optiq/pattern.hpp"
+
+namespace optiq {
+
+namespace {
+
+NodeId parse_node(const std::string& token, int num_nodes, const std::string& where) {
+  size_t used = 0;
+  long long v = -1;
+  try {
+    v = std::stoll(token, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != token.size() || token.empty()) throw Error(where + ": bad node '" + token + "'");
+  if (v < 0 || v >= num_nodes)
+    throw Error(where + ": node " + token + " is outside the topology (0.." + std::to_string(num_nodes - 1) + ")");
+  return static_cast<NodeId>(v);
+}
+
+}  // namespace
+
+std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin) {
+  std::vector<Job> jobs;
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    const auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    std::istringstream fields(line);
+    std::vector<std::string> tok;
+    for (std::string t; fields >> t;) tok.push_back(t);
+    if (tok.empty()) continue;
+    const std::string where = origin + ":" + std::to_string(lineno);
+    if (tok.size() != 3) throw Error(where + ": expected 'src dst bytes', got '" + line + "'");
+    Job job;
+    job.src = parse_node(tok[0], num_nodes, where);
+    job.dst = parse_node(tok[1], num_nodes, where);
+    try {
+      job.bytes = parse_bytes(tok[2]);
+    } catch (const Error& e) {
+      throw Error(where + ": " + e.what());
+    }
+    jobs.push_back(job);
+  }
+  if (jobs.empty()) throw Error(origin + ": no requests found");
+  return jobs;
+}
+
+std::vector<Job> read_requests(const std::string& path, int num_nodes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error("cannot read request file '" + path + "'");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return parse_requests(buf.str(), num_nodes, path);
+}
+
+}  // namespace optiq

@@ -1,0 +1,55 @@
+#include <algorithm>
+
+#include "optiq/metrics.hpp"
+
+namespace optiq {
+
+std::vector<Bytes> link_loads(const Plan& plan, const Topology& topo) {
+  std::vector<Bytes> load(topo.num_link_slots(), 0);
+  for (const JobPlan& jp : plan.jobs)
+    for (const PathShare& p : jp.paths)
+      for (LinkId l : p.links) load[l] += p.bytes;
+  return load;
+}
+
+std::vector<std::size_t> link_path_counts(const Plan& plan, const Topology& topo) {
+  std::vector<std::size_t> count(topo.num_link_slots(), 0);
+  for (const JobPlan& jp : plan.jobs)
+    for (const PathShare& p : jp.paths)
+      for (LinkId l : p.links) ++count[l];
+  return count;
+}
+
+Metrics compute_metrics(const Plan& plan, const Topology& topo) {
+  Metrics m;
+  std::size_t moving_jobs = 0, hop_sum = 0;
+  for (const JobPlan& jp : plan.jobs) {
+    m.total_bytes += jp.job.bytes;
+    m.paths += jp.paths.size();
+    m.paths_per_job_max = std::max(m.paths_per_job_max, jp.paths.size());
+    if (!jp.paths.empty()) ++moving_jobs;
+    for (const PathShare& p : jp.paths) {
+      m.hops_max = std::max(m.hops_max, p.links.size());
+      hop_sum += p.links.size();
+    }
+  }
+  m.paths_per_job_avg = moving_jobs ? static_cast<double>(m.paths) / moving_jobs : 0.0;
+  m.hops_avg = m.paths ? static_cast<double>(hop_sum) / m.paths : 0.0;
+
+  const auto counts = link_path_counts(plan, topo);
+  const auto loads = link_loads(plan, topo);
+  std::size_t count_sum = 0;
+  for (LinkId l = 0; l < topo.num_link_slots(); ++l) {
+    if (counts[l] == 0) continue;
+    ++m.links_used;
+    count_sum += counts[l];
+    m.paths_per_link_max = std::max(m.paths_per_link_max, counts[l]);
+    m.link_bytes_max = std::max(m.link_bytes_max, loads[l]);
+    m.predicted_seconds = std::max(m.predicted_seconds, static_cast<double>(loads[l]) / topo.capacity(l));
+  }
+  m.paths_per_link_avg = m.links_used ? static_cast<double>(count_sum) / m.links_used : 0.0;
+  m.predicted_throughput = m.predicted_seconds > 0 ? static_cast<double>(m.total_bytes) / m.predicted_seconds : 0.0;
+  return m;
+}
+
+}  // namespace optiq

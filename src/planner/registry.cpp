@@ -1,0 +1,27 @@
+#include <algorithm>
+
+#include "optiq/error.hpp"
+#include "optiq/planner.hpp"
+
+namespace optiq {
+
+std::vector<std::string> planner_names() { return {"default", "heu1", "heu2"}; }
+
+bool planner_needs_candidates(const std::string& name) { return name == "heu1" || name == "heu2"; }
+
+Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel& routing,
+               const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates) {
+  const auto names = planner_names();
+  if (std::find(names.begin(), names.end(), name) == names.end())
+    throw Error("unknown planner '" + name + "' (known: default, heu1, heu2)");
+  if (name == "default") return plan_default(topo, routing, jobs);
+  CandidateSet generated;
+  if (!candidates) {
+    generated = generate_candidates(topo, jobs, options.k, options.hop_bound, options.progress);
+    candidates = &generated;
+  }
+  if (name == "heu1") return plan_heu1(topo, routing, jobs, *candidates, options.maxload);
+  return plan_heu2(topo, routing, jobs, *candidates, options.chunk, options.progress);
+}
+
+}  // namespace optiq

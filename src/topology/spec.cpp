@@ -1,0 +1,102 @@
+// Topology spec strings: the names users type on the command line and that plan files record.
+#include <cctype>
+#include <map>
+
+#include "optiq/error.hpp"
+#include "optiq/topology.hpp"
+
+namespace optiq {
+
+namespace {
+
+const std::map<std::string, std::string>& mira_shapes() {
+  static const std::map<std::string, std::string> shapes = {
+      {"512", "4x4x4x4x2"},   {"1024", "4x4x4x8x2"},   {"2048", "4x4x8x8x2"},
+      {"4096", "4x8x8x8x2"}, {"49152", "8x12x16x16x2"},
+  };
+  return shapes;
+}
+
+struct Dimension {
+  int size;
+  char suffix;  // 0, 't' or 'm'
+};
+
+std::vector<Dimension> parse_shape(const std::string& shape, const std::string& spec) {
+  std::vector<Dimension> dims;
+  size_t pos = 0;
+  while (true) {
+    size_t end = shape.find('x', pos);
+    std::string part = shape.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    Dimension dim{0, 0};
+    if (!part.empty() && (part.back() == 't' || part.back() == 'm')) {
+      dim.suffix = part.back();
+      part.pop_back();
+    }
+    if (part.empty() || part.size() > 7) throw Error("bad dimension '" + part + "' in topology '" + spec + "'");
+    for (char c : part)
+      if (!std::isdigit(static_cast<unsigned char>(c)))
+        throw Error("bad dimension '" + part + "' in topology '" + spec + "'");
+    dim.size = std::stoi(part);
+    if (dim.size < 1) throw Error("dimension sizes must be at least 1 in topology '" + spec + "'");
+    dims.push_back(dim);
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  return dims;
+}
+
+std::string shape_string(const std::vector<Dimension>& dims, bool with_suffix) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(dims[i].size);
+    if (with_suffix && dims[i].suffix) s += dims[i].suffix;
+  }
+  return s;
+}
+
+}  // namespace
+
+Topology parse_topology(const std::string& spec, double link_bandwidth) {
+  const size_t colon = spec.find(':');
+  if (colon == std::string::npos)
+    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE, mira:N, torus:AxB.., mesh:AxB..)");
+  const std::string kind = spec.substr(0, colon);
+  std::string shape = spec.substr(colon + 1);
+
+  if (kind == "mira") {
+    auto it = mira_shapes().find(shape);
+    if (it == mira_shapes().end())
+      throw Error("unknown Mira partition '" + shape + "' in topology '" + spec +
+                  "' (known: 512, 1024, 2048, 4096, 49152)");
+    return parse_topology("bgq:" + it->second, link_bandwidth);
+  }
+  if (kind == "bgq") {
+    auto dims = parse_shape(shape, spec);
+    for (const auto& d : dims)
+      if (d.suffix) throw Error("bgq topologies are all-torus; drop the suffix in '" + spec + "'");
+    std::vector<int> sizes;
+    for (const auto& d : dims) sizes.push_back(d.size);
+    return Topology(sizes, std::vector<bool>(sizes.size(), true), link_bandwidth, "bgq:" + shape_string(dims, false),
+                    "bgq");
+  }
+  if (kind == "torus" || kind == "mesh") {
+    auto dims = parse_shape(shape, spec);
+    std::vector<int> sizes;
+    std::vector<bool> wrap;
+    for (const auto& d : dims) {
+      sizes.push_back(d.size);
+      const bool ring = d.suffix ? d.suffix == 't' : kind == "torus";
+      wrap.push_back(ring);
+    }
+    // Canonical form: suffixes only where a dimension departs from its kind's default.
+    std::vector<Dimension> canon = dims;
+    for (size_t i = 0; i < canon.size(); ++i)
+      canon[i].suffix = wrap[i] == (kind == "torus") ? 0 : (wrap[i] ? 't' : 'm');
+    return Topology(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
+  }
+  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh)");
+}
+
+}  // namespace optiq
