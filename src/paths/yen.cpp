@@ -60,7 +60,8 @@ std::vector<LinkPath> yen(const Topology& topo, detail::SpurSearch& search, Node
       LinkPath path(last.links.begin(), last.links.begin() + i);
       path.insert(path.end(), spur.begin(), spur.end());
       if (!waiting.insert(path).second) continue;
-      candidates.emplace(Key{path.size(), i, arrivals++}, Found{std::move(path), i});
+      const Key key{path.size(), i, arrivals++};  // before `path` is moved from
+      candidates.emplace(key, Found{std::move(path), i});
     }
     if (candidates.empty()) break;
     auto node = candidates.extract(candidates.begin());

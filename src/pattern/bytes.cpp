@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <stdexcept>
 
 #include "optiq/error.hpp"
 #include "optiq/pattern.hpp"
@@ -25,8 +26,12 @@ Bytes parse_bytes(const std::string& text) {
     throw Error("bad byte size '" + text + "' (expected e.g. 8MiB, 64KiB, 1000000)");
   if (number.find('.') == std::string::npos) {  // exact integer arithmetic where possible
     const auto factor = static_cast<Bytes>(it->second);
-    if (number.size() > 19) throw Error("byte size too large: '" + text + "'");
-    const Bytes base = std::stoull(number);
+    Bytes base = 0;
+    try {
+      base = std::stoull(number);
+    } catch (const std::out_of_range&) {
+      throw Error("byte size too large: '" + text + "'");
+    }
     if (factor != 0 && base > UINT64_MAX / factor) throw Error("byte size too large: '" + text + "'");
     return base * factor;
   }

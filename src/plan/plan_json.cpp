@@ -83,8 +83,15 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
   plan.topology = json::as_string(json::member(doc, "topology", origin), origin + ": topology");
   plan.routing = json::as_string(json::member(doc, "routing", origin), origin + ": routing");
   plan.planner = json::as_string(json::member(doc, "planner", origin), origin + ": planner");
-  const Topology topo = parse_topology(plan.topology);
-  make_routing(plan.routing, topo);  // rejects an unknown routing name
+  const Topology topo = [&] {
+    try {
+      Topology t = parse_topology(plan.topology);
+      make_routing(plan.routing, t);  // rejects an unknown routing name
+      return t;
+    } catch (const Error& e) {
+      throw Error(origin + ": " + e.what());
+    }
+  }();
   const auto& jobs = json::as_array(json::member(doc, "jobs", origin), origin + ": jobs");
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const std::string where = origin + ": jobs[" + std::to_string(j) + "]";

@@ -1,0 +1,59 @@
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "optiq/paths.hpp"
+#include "optiq/pattern.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace optiq::py {
+
+void bind_pattern(nb::module_& m) {
+  nb::class_<Job>(m, "Job", "One request: move `bytes` from node `src` to node `dst`.")
+      .def(nb::init<>())
+      .def("__init__", [](Job* j, NodeId s, NodeId d, Bytes b) { new (j) Job{s, d, b}; }, "src"_a, "dst"_a,
+           "bytes"_a)
+      .def_rw("src", &Job::src)
+      .def_rw("dst", &Job::dst)
+      .def_rw("bytes", &Job::bytes)
+      .def("__repr__", [](const Job& j) {
+        return "Job(" + std::to_string(j.src) + ", " + std::to_string(j.dst) + ", " + std::to_string(j.bytes) + ")";
+      });
+
+  m.def("parse_bytes", &parse_bytes, "text"_a, "Parse '8MiB', '64KiB', '1.5GB' or '1000000' into bytes.");
+  m.def("format_bytes", &format_bytes, "bytes"_a);
+  m.def("m_to_n", &m_to_n, "m"_a, "startm"_a, "n"_a, "startn"_a);
+  m.def(
+      "named_pattern",
+      [](const std::string& name, int num_nodes, int sources, int dests, int start_src, int start_dst,
+         std::uint64_t seed) {
+        return named_pattern(name, PatternOptions{num_nodes, sources, dests, start_src, start_dst, seed});
+      },
+      "name"_a, "num_nodes"_a, "sources"_a = -1, "dests"_a = -1, "start_src"_a = -1, "start_dst"_a = -1, "seed"_a = 0,
+      "Pairs of the 'disjoint', 'overlap', 'subset' or 'random' pattern (1:8 by default).");
+  m.def("pattern_names", &pattern_names);
+  m.def("assign_sizes", &assign_sizes, "pairs"_a, "sizes"_a, "seed"_a = 0,
+        "Jobs with sizes 'BYTES', 'uniform:LO:HI' or 'pareto:ALPHA:MIN[:MAX]'.");
+  m.def("parse_requests", &parse_requests, "text"_a, "num_nodes"_a, "origin"_a = "requests");
+  m.def("read_requests", &read_requests, "path"_a, "num_nodes"_a);
+
+  m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,
+        "Yen's k shortest simple paths (lists of link ids) within a hop bound (-1: the diameter).");
+  nb::class_<CandidateSet>(m, "CandidateSet", "Candidate paths for every job of a pattern.")
+      .def_ro("k", &CandidateSet::k)
+      .def_ro("hop_bound", &CandidateSet::hop_bound)
+      .def_ro("seconds", &CandidateSet::seconds)
+      .def("__len__", [](const CandidateSet& c) { return c.per_job.size(); })
+      .def("paths", [](const CandidateSet& c, std::size_t job) {
+        if (job >= c.per_job.size()) throw nb::index_error();
+        return c.per_job[job];
+      }, "job"_a);
+  m.def("generate_candidates", &generate_candidates, "topology"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1,
+        "progress"_a = nb::none(), "Candidate paths for all jobs; progress(stage, done, total) is called now and then.");
+}
+
+}  // namespace optiq::py

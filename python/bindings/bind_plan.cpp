@@ -1,0 +1,84 @@
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "bindings.hpp"
+#include "optiq/metrics.hpp"
+#include "optiq/plan_io.hpp"
+#include "optiq/planner.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace optiq::py {
+
+void bind_plan(nb::module_& m) {
+  nb::class_<PathShare>(m, "PathShare", "A path (link ids) and the bytes it carries.")
+      .def(nb::init<>())
+      .def("__init__", [](PathShare* p, LinkPath links, Bytes bytes) { new (p) PathShare{std::move(links), bytes}; },
+           "links"_a, "bytes"_a)
+      .def_rw("links", &PathShare::links)
+      .def_rw("bytes", &PathShare::bytes);
+  nb::class_<JobPlan>(m, "JobPlan")
+      .def(nb::init<>())
+      .def("__init__", [](JobPlan* p, Job job, std::vector<PathShare> paths) { new (p) JobPlan{job, std::move(paths)}; },
+           "job"_a, "paths"_a)
+      .def_rw("job", &JobPlan::job)
+      .def_rw("paths", &JobPlan::paths);
+  nb::class_<Plan>(m, "Plan", "Per job, the paths its bytes take.")
+      .def(nb::init<>())
+      .def("__init__",
+           [](Plan* p, std::string topology, std::string routing, std::string planner, std::vector<JobPlan> jobs) {
+             new (p) Plan{std::move(topology), std::move(routing), std::move(planner), std::move(jobs)};
+           },
+           "topology"_a, "routing"_a, "planner"_a, "jobs"_a)
+      .def_rw("topology", &Plan::topology)
+      .def_rw("routing", &Plan::routing)
+      .def_rw("planner", &Plan::planner)
+      .def_rw("jobs", &Plan::jobs);
+
+  m.def("validate_plan", &validate_plan, "plan"_a, "topology"_a, "Raise optiq.Error on the first defect.");
+  m.def("split_evenly", &split_evenly, "bytes"_a, "parts"_a);
+
+  nb::class_<Metrics>(m, "Metrics")
+      .def_ro("paths", &Metrics::paths)
+      .def_ro("paths_per_job_max", &Metrics::paths_per_job_max)
+      .def_ro("paths_per_job_avg", &Metrics::paths_per_job_avg)
+      .def_ro("paths_per_link_max", &Metrics::paths_per_link_max)
+      .def_ro("paths_per_link_avg", &Metrics::paths_per_link_avg)
+      .def_ro("links_used", &Metrics::links_used)
+      .def_ro("link_bytes_max", &Metrics::link_bytes_max)
+      .def_ro("hops_max", &Metrics::hops_max)
+      .def_ro("hops_avg", &Metrics::hops_avg)
+      .def_ro("total_bytes", &Metrics::total_bytes)
+      .def_ro("predicted_seconds", &Metrics::predicted_seconds)
+      .def_ro("predicted_throughput", &Metrics::predicted_throughput);
+  m.def("compute_metrics", &compute_metrics, "plan"_a, "topology"_a);
+  m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link slot (index = link id).");
+  m.def("link_path_counts", &link_path_counts, "plan"_a, "topology"_a);
+
+  m.def("plan_to_json", &plan_to_json, "plan"_a, "topology"_a);
+  m.def("plan_from_json", &plan_from_json, "text"_a, "origin"_a = "plan");
+  m.def("load_plan", &load_plan, "path"_a);
+  m.def("save_plan", &save_plan, "plan"_a, "topology"_a, "path"_a);
+
+  m.def("planner_names", &planner_names);
+  m.def("planner_needs_candidates", &planner_needs_candidates, "name"_a);
+  m.def(
+      "make_plan",
+      [](const std::string& name, const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+         int k, int hop_bound, int maxload, Bytes chunk, const CandidateSet* candidates, Progress progress) {
+        PlannerOptions o;
+        o.k = k;
+        o.hop_bound = hop_bound;
+        o.maxload = maxload;
+        o.chunk = chunk;
+        o.progress = std::move(progress);
+        return make_plan(name, topo, routing, jobs, o, candidates);
+      },
+      "name"_a, "topology"_a, "routing"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1, "maxload"_a = 16,
+      "chunk"_a = 65536, "candidates"_a = nb::none(), "progress"_a = nb::none(),
+      "Run a planner by name ('default', 'heu1', 'heu2').");
+}
+
+}  // namespace optiq::py

@@ -1,0 +1,74 @@
+"""``optiq plan``: plan one pattern with several planners and compare them."""
+
+from __future__ import annotations
+
+from .. import _core
+from ..evaluate import run_planners
+from ..plots import plot_link_loads
+from ..progress import Progress
+from ..report import comparison_table, load_histogram, result_row
+from ..workload import add_pattern_arguments, add_topology_arguments, build_workload
+from .common import add_planner_arguments, planner_list, planner_options, print_json
+
+EXAMPLES = """examples:
+  optiq plan --topology mira:1024 --pattern disjoint --bytes 8MiB --planner default,heu1,heu2
+  optiq plan --topology bgq:4x4x4x8x2 --pattern subset --planner default --json
+  optiq plan --topology torus:8x8x8 --requests jobs.txt --planner heu2 --out plan.json
+  optiq plan --topology mira:4096 --pattern random --seed 3 --bytes pareto:1.5:64KiB:8MiB
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "plan", help="plan a pattern with several planners and compare link loads",
+        description="Plan a communication pattern with one or more planners and print the thesis "
+                    "Table VII columns (paths, paths per job and per link, data on the busiest link) "
+                    "plus the predicted transfer time (busiest link / link bandwidth) and throughput, "
+                    "and a histogram of bytes per link.",
+        epilog=EXAMPLES)
+    add_topology_arguments(p)
+    add_pattern_arguments(p)
+    add_planner_arguments(p)
+    out = p.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
+    out.add_argument("--out", metavar="PLAN.json", help="write the plan (single planner only) to this file")
+    out.add_argument("--plot", metavar="PNG", help="also draw the link-load distribution to this PNG")
+    out.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    names = planner_list(args.planner)
+    if args.out and len(names) != 1:
+        raise _core.Error(f"--out writes one plan: give a single planner, not '{args.planner}'")
+    options = planner_options(args)
+    workload = build_workload(args)
+    progress = Progress(quiet=args.quiet)
+    results = run_planners(workload, names, options, progress)
+
+    if args.out:
+        _core.save_plan(results[0].plan, workload.topology, args.out)
+    loads = {r.planner: _core.link_loads(r.plan, workload.topology) for r in results}
+    if args.plot:
+        plot_link_loads({workload.description: loads}, args.plot,
+                        f"{workload.topology.spec}, {len(workload.jobs)} jobs")
+    if args.json:
+        print_json({
+            "topology": workload.topology.spec,
+            "routing": workload.routing.name,
+            "pattern": workload.description,
+            "jobs": len(workload.jobs),
+            "results": [{"planner": r.planner, "seconds": r.seconds, "metrics": r.metrics_dict()} for r in results],
+        })
+        return 0
+    total = sum(j.bytes for j in workload.jobs)
+    print(f"{workload.topology.spec} ({workload.topology.num_nodes} nodes, routing {workload.routing.name}), "
+          f"pattern {workload.description}: {len(workload.jobs)} jobs, {total / 1e6:.2f} MB")
+    print(comparison_table([result_row(r) for r in results]))
+    print()
+    print(load_histogram(loads))
+    if args.out:
+        print(f"plan written to {args.out}")
+    if args.plot:
+        print(f"plot written to {args.plot}")
+    return 0

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# One-step set-up on a fresh Debian 12 machine (or again on a used one: every step is
+# idempotent and incremental): system build tools if missing, a virtual environment in .venv/
+# with the optiq package installed, and the C++ test build in build/cpp.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'setup: %s\n' "$*" >&2; }
+
+need_apt=()
+command -v cmake >/dev/null || need_apt+=(cmake)
+command -v ninja >/dev/null || need_apt+=(ninja-build)
+command -v g++ >/dev/null || need_apt+=(g++)
+[ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
+command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    say "missing ${need_apt[*]}; install them (apt-get install ${need_apt[*]}) or run as root"
+    exit 1
+  fi
+  say "installing ${need_apt[*]} with apt-get"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  say "creating .venv"
+  python3 -m venv .venv
+fi
+say "installing Python build and runtime dependencies"
+.venv/bin/python -m pip install -q --upgrade pip
+.venv/bin/python -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.22" "matplotlib>=3.5" "pytest>=7"
+say "building and installing the optiq package"
+.venv/bin/python -m pip install -q --no-build-isolation .
+
+say "building the C++ core and its tests"
+cmake -S . -B build/cpp -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTIQ_BUILD_TESTS=ON >/dev/null
+cmake --build build/cpp -j2 >/dev/null
+say "ready: .venv/bin/optiq"

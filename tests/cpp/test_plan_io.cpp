@@ -1,0 +1,97 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "optiq/error.hpp"
+#include "optiq/plan_io.hpp"
+#include "optiq/planner.hpp"
+
+using namespace optiq;
+
+namespace {
+
+Plan sample_plan(const Topology& t) {
+  const auto routing = make_routing(t.default_routing(), t);
+  const std::vector<Job> jobs = {{0, 5, 1000}, {3, 3, 10}, {2, 7, 0}, {6, 1, 77777}};
+  PlannerOptions o;
+  o.k = 6;
+  o.chunk = 100;
+  return make_plan("heu2", t, *routing, jobs, o);
+}
+
+std::string expect_error(const std::string& text) {
+  try {
+    plan_from_json(text, "p.json");
+  } catch (const Error& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return "";
+}
+
+}  // namespace
+
+TEST(PlanJson, RoundTripsExactly) {
+  const Topology t = parse_topology("bgq:2x2x2x2x2");
+  const Plan p = sample_plan(t);
+  const std::string text = plan_to_json(p, t);
+  const Plan q = plan_from_json(text);
+  EXPECT_EQ(q.topology, "bgq:2x2x2x2x2");
+  EXPECT_EQ(q.routing, "bgq");
+  EXPECT_EQ(q.planner, "heu2");
+  ASSERT_EQ(q.jobs.size(), p.jobs.size());
+  for (std::size_t j = 0; j < p.jobs.size(); ++j) {
+    EXPECT_EQ(q.jobs[j].job.bytes, p.jobs[j].job.bytes);
+    ASSERT_EQ(q.jobs[j].paths.size(), p.jobs[j].paths.size());
+    for (std::size_t i = 0; i < p.jobs[j].paths.size(); ++i) {
+      EXPECT_EQ(q.jobs[j].paths[i].links, p.jobs[j].paths[i].links);
+      EXPECT_EQ(q.jobs[j].paths[i].bytes, p.jobs[j].paths[i].bytes);
+    }
+  }
+  EXPECT_EQ(plan_to_json(q, t), text);
+}
+
+TEST(PlanJson, FileRoundTripAndMissingFile) {
+  const Topology t = parse_topology("torus:4x4");
+  const Plan p = sample_plan(t);
+  const std::string path = ::testing::TempDir() + "/optiq_plan_test.json";
+  save_plan(p, t, path);
+  EXPECT_EQ(plan_to_json(load_plan(path), t), plan_to_json(p, t));
+  std::remove(path.c_str());
+  EXPECT_THROW(load_plan(path), Error);
+  EXPECT_THROW(save_plan(p, t, "/nonexistent-dir/x.json"), Error);
+}
+
+TEST(PlanJson, RejectsCorruptAndInconsistentFiles) {
+  const std::string head = R"({"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",)";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"", "invalid JSON at line 1, column 1"},
+      {"{\"format\":", "invalid JSON"},
+      {R"({"format":"other","version":1})", "not an optiq plan"},
+      {R"({"format":"optiq-plan","version":2})", "version 2"},
+      {R"({"format":"optiq-plan","version":1,"topology":"cube:3","routing":"dor","planner":"x","jobs":[]})",
+       "unknown topology"},
+      {R"({"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"zz","planner":"x","jobs":[]})",
+       "unknown routing"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":4,"nodes":[0,4],"ports":["A+"]}]}]})",
+       "ends at node 4"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":4,"nodes":[0,1],"ports":["B+"]}]}]})",
+       "bytes"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":5,"nodes":[0,1],"ports":["A+"]}]}]})",
+       "leads to node 4, not 1"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":5,"nodes":[0,1],"ports":["Q+"]}]}]})",
+       "no port 'Q+'"},
+      {head + R"("jobs":[{"src":0,"dst":99,"bytes":5,"paths":[]}]})", "node 99 is outside"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":-5,"paths":[]}]})", "non-negative whole number"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":5,"nodes":[1,0],"ports":["B-"]}]}]})",
+       "starts at node 1"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5}]})", "missing \"paths\""},
+      {head + R"("jobs":[]} trailing)", "unexpected text"},
+  };
+  for (const auto& [text, needle] : cases) {
+    const std::string message = expect_error(text);
+    EXPECT_NE(message.find(needle), std::string::npos) << "message: " << message << "\nwanted: " << needle;
+    EXPECT_EQ(message.rfind("p.json", 0), 0u) << message;
+  }
+}

@@ -1,0 +1,120 @@
+#include <gtest/gtest.h>
+
+#include "optiq/error.hpp"
+#include "optiq/metrics.hpp"
+#include "optiq/planner.hpp"
+#include "optiq/routing.hpp"
+
+using namespace optiq;
+
+namespace {
+
+std::string order_letters(const std::vector<int>& order) {
+  std::string s;
+  for (int d : order) s += Topology::dim_label(d);
+  return s;
+}
+
+// The dims visited by a route, with repeats collapsed.
+std::vector<int> dims_in_order(const Topology& t, const LinkPath& route) {
+  std::vector<int> dims;
+  for (LinkId l : route)
+    if (dims.empty() || dims.back() != t.link_dim(l)) dims.push_back(t.link_dim(l));
+  return dims;
+}
+
+}  // namespace
+
+TEST(BgqRouting, DimensionOrderForEveryMiraShape) {
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 4, 4, 2})), "ABCDE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 4, 8, 2})), "DBCAE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 8, 8, 2})), "CDABE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 8, 8, 8, 2})), "BCDAE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({8, 12, 16, 16, 2})), "CDBAE");
+}
+
+TEST(BgqRouting, TieBreakOnSmallPartitions) {
+  // 128 and 256 nodes with A == B longest: B goes first.
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 2, 2, 2})), "BACDE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 4, 2, 2})), "BACDE");
+  EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 4, 4, 2})), "ABCDE");  // 512: no tie-break
+}
+
+TEST(BgqRouting, RoutesAreMinimalAndDimensionOrdered) {
+  for (const char* spec : {"bgq:4x4x4x8x2", "bgq:2x2x2x2x2", "bgq:3x5x4x2x1", "bgq:4x4x2x2x2"}) {
+    const Topology t = parse_topology(spec);
+    const auto routing = make_routing("bgq", t);
+    const auto order = bgq_dimension_order(t.sizes());
+    const int stride = t.num_nodes() > 300 ? 7 : 1;
+    for (NodeId a = 0; a < t.num_nodes(); a += stride)
+      for (NodeId b = 0; b < t.num_nodes(); ++b) {
+        const LinkPath r = routing->route(a, b);
+        ASSERT_EQ(static_cast<int>(r.size()), t.hop_distance(a, b)) << spec << " " << a << "->" << b;
+        NodeId at = a;
+        for (LinkId l : r) {
+          ASSERT_EQ(t.link_src(l), at);
+          at = t.link_dst(l);
+        }
+        ASSERT_EQ(at, b);
+        std::size_t pos = 0;
+        for (int d : dims_in_order(t, r)) {
+          while (pos < order.size() && order[pos] != d) ++pos;
+          ASSERT_LT(pos, order.size()) << "dimension out of order in " << spec;
+        }
+      }
+  }
+}
+
+TEST(BgqRouting, HalfRingGoesDirectFromEvenAndWrapsFromOdd) {
+  const Topology t = parse_topology("bgq:4x1x1x1x1");
+  const auto r = make_routing("bgq", t);
+  EXPECT_EQ(t.link_direction(r->route(0, 2)[0]), +1);  // even source: direct way
+  EXPECT_EQ(t.link_direction(r->route(2, 0)[0]), -1);
+  EXPECT_EQ(t.link_direction(r->route(1, 3)[0]), -1);  // odd source: wrap
+  EXPECT_EQ(t.link_direction(r->route(3, 1)[0]), +1);
+  EXPECT_EQ(t.link_direction(r->route(0, 3)[0]), -1);  // shorter way round
+}
+
+TEST(BgqRouting, SizeTwoDimensionUsesThePlusPortBothWays) {
+  const Topology t = parse_topology("bgq:2x2x2x2x2");
+  const auto r = make_routing("bgq", t);
+  EXPECT_EQ(t.port_label(r->route(0, 1)[0]), "E+");
+  EXPECT_EQ(t.port_label(r->route(1, 0)[0]), "E+");
+}
+
+TEST(DorRouting, DimensionZeroFirstShorterWayPlusOnTies) {
+  const Topology t = parse_topology("torus:4x6");
+  const auto r = make_routing("dor", t);
+  const LinkPath p = r->route(t.node_at({0, 0}), t.node_at({2, 3}));
+  ASSERT_EQ(p.size(), 5u);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(t.port_label(p[i]), "A+");
+  for (int i = 2; i < 5; ++i) EXPECT_EQ(t.port_label(p[i]), "B+");
+  EXPECT_EQ(t.port_label(r->route(t.node_at({3, 0}), t.node_at({1, 0}))[0]), "A+");  // tie from odd: still +
+  EXPECT_EQ(t.port_label(r->route(t.node_at({0, 0}), t.node_at({0, 5}))[0]), "B-");
+  const Topology m = parse_topology("mesh:4x4");
+  EXPECT_EQ(make_routing("dor", m)->route(0, 3).size(), 3u);
+}
+
+TEST(Routing, UnknownNameIsAnError) {
+  const Topology t = parse_topology("torus:4x4");
+  EXPECT_THROW(make_routing("ecube", t), Error);
+  EXPECT_THROW(make_routing("dor", t)->route(0, 99), Error);
+}
+
+// Thesis Table VII, MPI rows: the default routing on Mira 1024 for the three 1:8 patterns.
+TEST(PublishedAnchors, DefaultRoutingOnMira1024) {
+  const Topology t = parse_topology("mira:1024");
+  const auto routing = make_routing("bgq", t);
+  const std::vector<std::pair<std::string, double>> expected = {
+      {"disjoint", 3.07}, {"overlap", 3.38}, {"subset", 3.52}};
+  for (const auto& [pattern, ppl_avg] : expected) {
+    PatternOptions o;
+    o.num_nodes = t.num_nodes();
+    const auto jobs = assign_sizes(named_pattern(pattern, o), "8MiB", 0);
+    const Metrics m = compute_metrics(plan_default(t, *routing, jobs), t);
+    EXPECT_EQ(m.paths, 512u) << pattern;
+    EXPECT_EQ(m.paths_per_link_max, 16u) << pattern;
+    EXPECT_NEAR(m.paths_per_link_avg, ppl_avg, 0.005) << pattern;
+    EXPECT_EQ(m.link_bytes_max, 134217728u) << pattern;
+  }
+}
