@@ -27,8 +27,13 @@ class Progress:
             return
         elapsed = time.monotonic() - self.start
         pct = 100.0 * done / total
+        if stage.endswith(" bytes"):  # counts of bytes read better in MB
+            stage = stage[: -len(" bytes")]
+            amount = f"{done / 1e6:.0f}/{total / 1e6:.0f} MB"
+        else:
+            amount = f"{done}/{total}"
         if self.tty:
-            self.stream.write(f"\roptiq: {stage} {done}/{total} ({pct:5.1f}%) {elapsed:6.1f}s")
+            self.stream.write(f"\roptiq: {stage} {amount} ({pct:5.1f}%) {elapsed:6.1f}s")
             self._open_line = done < total
             if not self._open_line:
                 self.stream.write("\n")
@@ -37,7 +42,7 @@ class Progress:
         quarter = int(4 * done // total)
         if elapsed >= self.delay and quarter > self._last_quarter.get(stage, 0):
             self._last_quarter[stage] = quarter
-            self.stream.write(f"optiq: {stage} {done}/{total} ({pct:.0f}%) after {elapsed:.1f}s\n")
+            self.stream.write(f"optiq: {stage} {amount} ({pct:.0f}%) after {elapsed:.1f}s\n")
             self.stream.flush()
 
     def note(self, text: str) -> None:

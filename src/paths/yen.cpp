@@ -126,7 +126,7 @@ CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& j
       for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) {
         results[i] = yen(topo, search, pairs[i].first, pairs[i].second, k, set.hop_bound);
         const std::size_t done = finished.fetch_add(1) + 1;
-        if (report && progress && (done % step == 0 || done == pairs.size())) progress("paths", done, pairs.size());
+        if (report && progress && done % step == 0) progress("paths", done, pairs.size());
       }
     } catch (...) {
       std::lock_guard<std::mutex> hold(failure_lock);
@@ -140,6 +140,8 @@ CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& j
   work(true);
   for (auto& t : threads) t.join();
   if (failure) std::rethrow_exception(failure);
+  if (progress && !pairs.empty() && pairs.size() % std::max<std::size_t>(1, pairs.size() / 100) != 0)
+    progress("paths", pairs.size(), pairs.size());  // the last pair may have finished on a helper
 
   set.per_job.resize(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) set.per_job[i] = results[job_pair[i]];

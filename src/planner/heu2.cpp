@@ -47,7 +47,7 @@ Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vec
     if (remaining > piece) heap.push({remaining - piece, j});
     done += piece;
     if (progress && done >= next_report) {
-      progress("heu2", done, total);
+      progress("heu2 bytes", done, total);
       next_report = done + total / 100;
     }
   }

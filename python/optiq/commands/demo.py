@@ -39,8 +39,8 @@ def run(args) -> int:
     panels = {}
     print(f"Mira 1024 nodes ({topology.spec}, BG/Q routing, {topology.link_bandwidth / 1e9:.1f} GB/s links), "
           "1:8 patterns, 8 MiB per pair.")
-    print("Rows 'thesis X' are published measurements (Table VII); optiq rows are plans, with the\n"
-          "predicted time and throughput of the fluid model (busiest link / link bandwidth).\n")
+    print("Rows 'thesis X' are published (Table VII); their GB/s was measured on Mira. optiq rows are\n"
+          "plans; their ms and GB/s are the fluid-model prediction (busiest link / link bandwidth).\n")
     for pattern in PATTERNS:
         jobs = _core.assign_sizes(_core.named_pattern(pattern, topology.num_nodes), "8MiB")
         results = run_planners(Workload(topology, routing, jobs, pattern), list(PLANNERS), PlannerOptions(),

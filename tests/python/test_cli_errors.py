@@ -1,0 +1,66 @@
+"""Bad input: exit status 2, one line naming the problem and the value, no traceback."""
+
+import pytest
+
+CASES = [
+    (["plan", "--topology", "cube:4x4"], "cube"),
+    (["plan", "--topology", "mira:1000"], "1000"),
+    (["plan", "--pattern", "spiral"], "spiral"),
+    (["plan", "--planner", "default,fastest"], "fastest"),
+    (["plan", "--bytes=-5"], "-5"),
+    (["plan", "--bytes", "lots"], "lots"),
+    (["plan", "--bytes", "uniform:9MiB:1MiB"], "uniform:9MiB:1MiB"),
+    (["plan", "--k", "0", "--planner", "heu1"], "k must be at least 1, got 0"),
+    (["plan", "--k", "three"], "three"),
+    (["plan", "--maxload", "0", "--planner", "heu1"], "maxload"),
+    (["plan", "--chunk", "0", "--planner", "heu2"], "chunk"),
+    (["plan", "--routing", "ecube"], "ecube"),
+    (["plan", "--link-bandwidth", "-1"], "-1"),
+    (["plan", "--topology", "torus:4x4", "--start-dst", "15"], "does not fit"),
+    (["plan", "--requests", "/nonexistent/jobs.txt"], "/nonexistent/jobs.txt"),
+    (["plan", "--planner", "heu1,heu2", "--out", "x.json"], "heu1,heu2"),
+    (["plan", "--topology", "torus:4x4", "--planner", "heu1", "--hop-bound", "1", "--pattern", "disjoint",
+      "--sources", "1", "--dests", "8"], "hop bound 1"),
+    (["show", "/nonexistent/plan.json"], "/nonexistent/plan.json"),
+    (["frobnicate"], "frobnicate"),
+]
+
+
+def check_one_line_error(proc, needle):
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert needle in lines[0]
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.parametrize("args,needle", CASES, ids=[" ".join(c[0]) for c in CASES])
+def test_bad_arguments(optiq_cli, args, needle, tmp_path):
+    check_one_line_error(optiq_cli(*args, check=False, cwd=tmp_path), needle)
+
+
+@pytest.mark.parametrize("content,needle", [
+    ("0 99999 10\n", "node 99999 is outside"),
+    ("0 1\n", ":1: expected 'src dst bytes'"),
+    ("0 1 -4\n", "'-4'"),
+    ("0 1 ten\n", "'ten'"),
+    ("# only comments\n", "no requests"),
+])
+def test_malformed_request_files(optiq_cli, tmp_path, content, needle):
+    req = tmp_path / "jobs.txt"
+    req.write_text(content)
+    check_one_line_error(optiq_cli("plan", "--requests", req, check=False), needle)
+
+
+@pytest.mark.parametrize("content,needle", [
+    ("{not json", "invalid JSON at line 1"),
+    ('{"format":"optiq-plan","version":7}', "version 7"),
+    ('{"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",'
+     '"jobs":[{"src":0,"dst":1,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}', "ends at node 4"),
+    ('{"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",'
+     '"jobs":[{"src":0,"dst":4,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}', "carry 8 bytes"),
+])
+def test_malformed_plan_files(optiq_cli, tmp_path, content, needle):
+    plan = tmp_path / "plan.json"
+    plan.write_text(content)
+    check_one_line_error(optiq_cli("show", plan, check=False), needle)
