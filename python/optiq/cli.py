@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import _core
@@ -40,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     except _core.Error as e:
         sys.stderr.write(f"optiq {args.command}: error: {e}\n")
         return 2
+    except BrokenPipeError:  # e.g. piped into head: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except OSError as e:
         sys.stderr.write(f"optiq {args.command}: error: {e.strerror or e}: {e.filename or ''}\n")
         return 2
