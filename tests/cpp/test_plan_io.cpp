@@ -6,6 +6,7 @@
 #include "optiq/error.hpp"
 #include "optiq/plan_io.hpp"
 #include "optiq/planner.hpp"
+#include "optiq/rng.hpp"
 
 using namespace optiq;
 
@@ -94,4 +95,33 @@ TEST(PlanJson, RejectsCorruptAndInconsistentFiles) {
     EXPECT_NE(message.find(needle), std::string::npos) << "message: " << message << "\nwanted: " << needle;
     EXPECT_EQ(message.rfind("p.json", 0), 0u) << message;
   }
+}
+
+// Mutated and truncated plan files must be rejected with optiq::Error or accepted as valid
+// plans; nothing else (no crash, no other exception type, no invalid plan) is allowed.
+TEST(PlanJson, MutatedFilesAreRejectedCleanly) {
+  const Topology t = parse_topology("bgq:2x2x2x2x2");
+  const std::string good = plan_to_json(sample_plan(t), t);
+  Rng rng(99);
+  const std::string alphabet = "{}[]\":,0123456789-+.eE ABCDtrufalsn\\";
+  int accepted = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string text = good;
+    const int edits = 1 + static_cast<int>(rng.below(4));
+    for (int e = 0; e < edits && !text.empty(); ++e) {
+      const std::size_t at = rng.below(text.size());
+      switch (rng.below(3)) {
+        case 0: text[at] = alphabet[rng.below(alphabet.size())]; break;
+        case 1: text.erase(at, 1 + rng.below(8)); break;
+        default: text.resize(at); break;
+      }
+    }
+    try {
+      const Plan p = plan_from_json(text, "fuzz");
+      validate_plan(p, parse_topology(p.topology));
+      ++accepted;
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_LT(accepted, 3000);
 }
