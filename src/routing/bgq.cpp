@@ -37,21 +37,10 @@ int bgq_direction(const Topology& topo, int dim, int s, int t) {
   return -direct;
 }
 
-class BgqRouting final : public RoutingModel {
- public:
-  explicit BgqRouting(const Topology& topo) : topo_(topo), order_(bgq_dimension_order(topo.sizes())) {}
-  std::string name() const override { return "bgq"; }
-  LinkPath route(NodeId src, NodeId dst) const override {
-    return detail::walk_dimension_order(topo_, order_, src, dst, bgq_direction);
-  }
-
- private:
-  const Topology& topo_;
-  std::vector<int> order_;
-};
-
 }  // namespace
 
-std::unique_ptr<RoutingModel> make_bgq_routing(const Topology& topo) { return std::make_unique<BgqRouting>(topo); }
+std::unique_ptr<RoutingModel> make_bgq_routing(const Topology& topo) {
+  return std::make_unique<detail::DimensionOrderRouting>("bgq", topo, bgq_dimension_order(topo.sizes()), bgq_direction);
+}
 
 }  // namespace optiq

@@ -14,23 +14,12 @@ int dor_direction(const Topology& topo, int dim, int s, int t) {
   return 2 * up <= topo.size(dim) ? +1 : -1;
 }
 
-class DorRouting final : public RoutingModel {
- public:
-  explicit DorRouting(const Topology& topo) : topo_(topo), order_(topo.dims()) {
-    std::iota(order_.begin(), order_.end(), 0);
-  }
-  std::string name() const override { return "dor"; }
-  LinkPath route(NodeId src, NodeId dst) const override {
-    return detail::walk_dimension_order(topo_, order_, src, dst, dor_direction);
-  }
-
- private:
-  const Topology& topo_;
-  std::vector<int> order_;
-};
-
 }  // namespace
 
-std::unique_ptr<RoutingModel> make_dor_routing(const Topology& topo) { return std::make_unique<DorRouting>(topo); }
+std::unique_ptr<RoutingModel> make_dor_routing(const Topology& topo) {
+  std::vector<int> order(topo.dims());
+  std::iota(order.begin(), order.end(), 0);
+  return std::make_unique<detail::DimensionOrderRouting>("dor", topo, std::move(order), dor_direction);
+}
 
 }  // namespace optiq
