@@ -30,7 +30,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 say "installing Python build and runtime dependencies"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.22" "matplotlib>=3.5" "pytest>=7"
+.venv/bin/python -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.22" "matplotlib>=3.5" "highspy>=1.7" "pytest>=7"
 say "building and installing the optiq package"
 .venv/bin/python -m pip install -q --no-build-isolation .
 
