@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One-step set-up on a fresh Debian 12 machine (or again on a used one: every step is
-# idempotent and incremental): system build tools if missing, a virtual environment in .venv/
-# with the optiq package installed, and the C++ test build in build/cpp.
+# idempotent and incremental): system build tools and Open MPI if missing, a virtual
+# environment in .venv/ with the optiq package installed, and the C++ build (core, MPI
+# runtime, tests) in build/cpp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -13,6 +14,7 @@ command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
+command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     say "missing ${need_apt[*]}; install them (apt-get install ${need_apt[*]}) or run as root"
@@ -34,7 +36,7 @@ say "installing Python build and runtime dependencies"
 say "building and installing the optiq package"
 .venv/bin/python -m pip install -q --no-build-isolation .
 
-say "building the C++ core and its tests"
+say "building the C++ core, the MPI runtime and their tests"
 cmake -S . -B build/cpp -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTIQ_BUILD_TESTS=ON >/dev/null
 cmake --build build/cpp -j2 >/dev/null
 say "ready: .venv/bin/optiq"

@@ -1,0 +1,131 @@
+/* optiq runtime: multi-path bulk data movement for MPI applications.
+ *
+ * Replace   MPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm)
+ * with      optiq_alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, ctx)
+ * where ctx comes from optiq_create(comm, "torus:4x4x4", &options, &ctx) once at start-up.
+ *
+ * Conventions: plain C; no global state (everything lives in a context); every function
+ * returns an int status (OPTIQ_SUCCESS or one of the codes below) and, on failure,
+ * optiq_error_string(ctx) says what went wrong. Collective calls must be made by every rank of
+ * the context's communicator in the same order; an error found on any rank of a collective
+ * call is returned on every rank, so a bad argument never leaves ranks waiting. One operation
+ * at a time per context. Arrays described as "[size]" have one entry per rank of the
+ * communicator. See docs/runtime.md. */
+#ifndef OPTIQ_OPTIQ_H
+#define OPTIQ_OPTIQ_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+  OPTIQ_SUCCESS = 0,
+  OPTIQ_ERR_ARG = 1,       /* a bad argument: NULL pointer, negative count, bad option value */
+  OPTIQ_ERR_DATATYPE = 2,  /* a datatype optiq cannot move: only contiguous ones are supported */
+  OPTIQ_ERR_MISMATCH = 3,  /* a rank's receive counts differ from what its senders send */
+  OPTIQ_ERR_PLANNER = 4,   /* an unknown planner, or planning failed */
+  OPTIQ_ERR_PLAN = 5,      /* an unreadable plan file, or one for another topology or communicator */
+  OPTIQ_ERR_SCHEDULE = 6,  /* the forwarding budget (or the tag range) cannot hold the schedule */
+  OPTIQ_ERR_TOPOLOGY = 7,  /* a bad topology spec or rank placement */
+  OPTIQ_ERR_BUSY = 8,      /* an operation is still in flight on this context */
+  OPTIQ_ERR_STATE = 9,     /* the context failed to initialise, or a handle belongs to another context */
+  OPTIQ_ERR_INTERNAL = 10  /* a bug in optiq (the message says where) */
+};
+
+typedef enum { OPTIQ_TRANSPORT_P2P = 0, OPTIQ_TRANSPORT_RMA = 1 } optiq_transport;
+
+/* Which waiting chunk a rank sends first when it may send: chunks it forwards for others
+ * (they hold slots upstream ranks wait for), its own, or alternately. */
+typedef enum { OPTIQ_QUEUE_FORWARD_FIRST = 0, OPTIQ_QUEUE_LOCAL_FIRST = 1, OPTIQ_QUEUE_ROUND_ROBIN = 2 } optiq_queue;
+
+typedef struct optiq_options {
+  const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "heu2") */
+  const char *routing;           /* the network's default routing model; NULL: the topology's own */
+  size_t chunk_bytes;            /* bytes per message; 0: automatic by message size and hop count */
+  optiq_transport transport;     /* two-sided (default) or one-sided */
+  size_t forward_budget_bytes;   /* forwarding slot memory per rank (default 16 MiB) */
+  size_t direct_threshold_bytes; /* messages smaller than this go directly, unplanned (default 64 KiB) */
+  int ranks_per_node;            /* rank r runs on node r / ranks_per_node (default 1) */
+  const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node);
+                                    copied by optiq_create */
+  int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
+  optiq_queue queue;             /* queue discipline (default forward-first) */
+  int max_inflight;              /* data messages in flight per rank (default 16) */
+  int paths_per_job;             /* candidate paths per message for heu1/heu2 (default 50) */
+} optiq_options;
+
+typedef struct optiq_context *optiq_t;
+typedef struct optiq_request *optiq_request_t;
+typedef struct optiq_plan *optiq_plan_t;
+
+/* Counters of one context, summed over its operations unless marked "last". */
+typedef struct optiq_stats {
+  unsigned long long operations;        /* alltoallv, ialltoallv and execute calls that moved data */
+  unsigned long long plans_made;        /* schedules computed (cache misses and plan files) */
+  unsigned long long plan_cache_hits;
+  double plan_seconds;                  /* last: time this rank spent agreeing on the schedule */
+  unsigned long long injected_bytes;    /* from this rank's send buffer to other ranks */
+  unsigned long long forwarded_bytes;   /* copied on by this rank for other ranks */
+  unsigned long long forwarded_chunks;
+  unsigned long long off_plan_bytes;    /* of this rank's bytes, those whose path turned at a node without
+                                           a rank and went on by the default route instead */
+  unsigned long long budget_bytes;      /* the forwarding budget */
+  unsigned long long slot_bytes_lent;   /* most slot memory lent in one operation */
+  unsigned long long held_bytes_peak;   /* most bytes held in forwarding slots at once */
+  unsigned long long reserved_bytes;    /* forwarding memory the transport holds (<= budget) */
+} optiq_stats;
+
+/* Fills *options with the defaults above. */
+void optiq_options_init(optiq_options *options);
+
+/* Collective over comm. topology: a spec such as "torus:4x4x4", "bgq:2x2x2x2x2", "mira:512".
+ * options may be NULL for the defaults and must agree on every rank. On failure *ctx is still
+ * set, to a context that only optiq_error_string and optiq_destroy accept. */
+int optiq_create(MPI_Comm comm, const char *topology, const optiq_options *options, optiq_t *ctx);
+/* Collective. Frees the context and sets *ctx to NULL. */
+int optiq_destroy(optiq_t *ctx);
+
+/* The message of the last failure on ctx ("" if none). Valid until the next call on ctx. */
+const char *optiq_error_string(optiq_t ctx);
+/* A short name for a status code, e.g. "OPTIQ_ERR_MISMATCH". */
+const char *optiq_status_name(int status);
+
+/* Collective. MPI_Alltoallv's arguments and meaning; counts and displacements are [size], in
+ * units of the datatypes, which must be contiguous (extent == size, no holes). MPI_IN_PLACE is
+ * not supported. */
+int optiq_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx);
+
+/* Collective start of the same exchange: agrees on the schedule (blocking, short when the
+ * plan is cached), then returns; bytes move while the application calls optiq_test or
+ * optiq_wait. The buffers and arrays must stay untouched until completion. */
+int optiq_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx,
+                     optiq_request_t *request);
+/* Completes the operation, frees it and sets *request to NULL. */
+int optiq_wait(optiq_request_t *request);
+/* Makes progress; *flag = 1 when complete (then as optiq_wait), else 0. */
+int optiq_test(optiq_request_t *request, int *flag);
+
+/* Collective. Rank 0 reads a plan file (docs/plan-format.md) made for this context's topology;
+ * each job runs from the lowest rank on its source node to the lowest rank on its destination
+ * node, several jobs between the same two nodes one after another in the file's order. */
+int optiq_plan_load(optiq_t ctx, const char *path, optiq_plan_t *plan);
+/* Bytes this rank sends to / receives from every rank under the plan: [size] arrays or NULL. */
+int optiq_plan_counts(optiq_plan_t plan, long long sendbytes[], long long recvbytes[]);
+int optiq_plan_free(optiq_plan_t *plan);
+/* Moves the plan's bytes between the application's buffers; displacements are [size], in
+ * bytes. Every rank with a part in the plan calls it; it needs no collective. */
+int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void *sendbuf, const MPI_Aint sdispls[], void *recvbuf,
+                  const MPI_Aint rdispls[]);
+
+int optiq_get_stats(optiq_t ctx, optiq_stats *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OPTIQ_OPTIQ_H */

@@ -1,0 +1,204 @@
+// Contexts: options, agreement across ranks, communicators and the transport.
+#include <algorithm>
+#include <cstring>
+
+#include "context.hpp"
+#include "optiq/error.hpp"
+#include "optiq/planner.hpp"
+
+using namespace optiq;
+using optiq::rt::Failure;
+
+namespace {
+
+constexpr std::size_t kDefaultBudget = 16u << 20;
+constexpr std::size_t kDefaultThreshold = 64u << 10;
+
+// A fingerprint of everything that must be equal on all ranks.
+std::uint64_t fingerprint(const std::string& topology, const optiq_options& o, int size) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  auto mix_bytes = [&](const void* p, std::size_t n) {
+    const auto* c = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 0x100000001b3ULL;
+  };
+  auto mix_str = [&](const char* s) { mix_bytes(s ? s : "", s ? std::strlen(s) + 1 : 1); };
+  mix_str(topology.c_str());
+  mix_str(o.planner);
+  mix_str(o.routing);
+  const long long nums[] = {static_cast<long long>(o.chunk_bytes), o.transport,
+                            static_cast<long long>(o.forward_budget_bytes),
+                            static_cast<long long>(o.direct_threshold_bytes), o.ranks_per_node, o.plan_cache != 0,
+                            o.queue, o.max_inflight, o.paths_per_job};
+  mix_bytes(nums, sizeof nums);
+  if (o.rank_to_node) mix_bytes(o.rank_to_node, sizeof(int) * static_cast<std::size_t>(size));
+  return h;
+}
+
+void configure(optiq_context* ctx, const std::string& topology, const optiq_options& o, int size) {
+  try {
+    ctx->topo = std::make_unique<Topology>(parse_topology(topology));
+    ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
+    std::vector<NodeId> map;
+    if (o.rank_to_node) map.assign(o.rank_to_node, o.rank_to_node + size);
+    ctx->placement = std::make_unique<Placement>(*ctx->topo, size, o.ranks_per_node, map);
+  } catch (const Error& e) {
+    throw Failure(OPTIQ_ERR_TOPOLOGY, e.what());
+  }
+  const std::string planner = o.planner ? o.planner : "";
+  const auto known = planner_names();
+  if (std::find(known.begin(), known.end(), planner) == known.end()) {
+    std::string list;
+    for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
+    throw Failure(OPTIQ_ERR_PLANNER, "unknown planner '" + planner + "' (known: " + list + ")");
+  }
+  if (o.transport != OPTIQ_TRANSPORT_P2P && o.transport != OPTIQ_TRANSPORT_RMA)
+    throw Failure(OPTIQ_ERR_ARG, "unknown transport " + std::to_string(o.transport));
+  if (o.queue != OPTIQ_QUEUE_FORWARD_FIRST && o.queue != OPTIQ_QUEUE_LOCAL_FIRST && o.queue != OPTIQ_QUEUE_ROUND_ROBIN)
+    throw Failure(OPTIQ_ERR_ARG, "unknown queue discipline " + std::to_string(o.queue));
+  if (o.max_inflight < 1) throw Failure(OPTIQ_ERR_ARG, "max_inflight must be at least 1");
+  if (o.paths_per_job < 1) throw Failure(OPTIQ_ERR_ARG, "paths_per_job must be at least 1");
+  if (o.forward_budget_bytes < 1) throw Failure(OPTIQ_ERR_ARG, "the forwarding budget must be at least 1 byte");
+  if (o.chunk_bytes > kMaxMessage)
+    throw Failure(OPTIQ_ERR_ARG, "chunk size " + std::to_string(o.chunk_bytes) + " is above the largest message (" +
+                                     std::to_string(kMaxMessage) + " bytes)");
+  rt::PlanningSetup& s = ctx->setup;
+  s.topo = ctx->topo.get();
+  s.routing = ctx->routing.get();
+  s.placement = ctx->placement.get();
+  s.planner = planner;
+  s.paths_per_job = o.paths_per_job;
+  s.direct_threshold = o.direct_threshold_bytes;
+  s.schedule.chunk = o.chunk_bytes;
+  s.schedule.budget = o.forward_budget_bytes;
+  ctx->use_cache = o.plan_cache != 0;
+  ctx->engine.discipline = static_cast<rt::Discipline>(o.queue);
+  ctx->engine.max_inflight = o.max_inflight;
+  ctx->stats.budget_bytes = o.forward_budget_bytes;
+}
+
+void free_comms(rt::Comms& c) {
+  for (MPI_Comm* m : {&c.data, &c.fwd, &c.ctrl})
+    if (*m != MPI_COMM_NULL) MPI_Comm_free(m);
+}
+
+}  // namespace
+
+extern "C" {
+
+void optiq_options_init(optiq_options* o) {
+  if (!o) return;
+  *o = optiq_options{};
+  o->planner = "heu2";
+  o->routing = nullptr;
+  o->chunk_bytes = 0;
+  o->transport = OPTIQ_TRANSPORT_P2P;
+  o->forward_budget_bytes = kDefaultBudget;
+  o->direct_threshold_bytes = kDefaultThreshold;
+  o->ranks_per_node = 1;
+  o->rank_to_node = nullptr;
+  o->plan_cache = 1;
+  o->queue = OPTIQ_QUEUE_FORWARD_FIRST;
+  o->max_inflight = 16;
+  o->paths_per_job = 50;
+}
+
+int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* options, optiq_t* out) {
+  if (!out) return OPTIQ_ERR_ARG;
+  auto* ctx = new optiq_context;
+  *out = ctx;
+  if (comm == MPI_COMM_NULL) {
+    ctx->error = "the communicator is MPI_COMM_NULL";
+    return OPTIQ_ERR_ARG;
+  }
+  optiq_options o;
+  optiq_options_init(&o);
+  if (options) o = *options;
+  int size = 0, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  const std::string spec = topology ? topology : "";
+
+  // Everything below happens on every rank, whatever failed locally, so no rank is left
+  // waiting in a collective the others skipped.
+  int code = 0;
+  std::string message;
+  try {
+    if (!topology) throw Failure(OPTIQ_ERR_ARG, "no topology given");
+    configure(ctx, spec, o, size);
+  } catch (const Failure& f) {
+    code = f.code();
+    message = f.what();
+  }
+  rt::Comms& c = ctx->comms;
+  c.rank = rank;
+  c.size = size;
+  MPI_Comm_dup(comm, &c.ctrl);
+  MPI_Comm_dup(comm, &c.data);
+  MPI_Comm_dup(comm, &c.fwd);
+  // An MPI failure inside optiq must stop the job, not leave ranks waiting for each other.
+  for (MPI_Comm m : {c.ctrl, c.data, c.fwd}) MPI_Comm_set_errhandler(m, MPI_ERRORS_ARE_FATAL);
+
+  return rt::guarded(ctx, [&] {
+    try {
+      rt::agree_status(c, code, message);
+      const std::uint64_t mine = fingerprint(spec, o, size);
+      std::vector<std::uint64_t> all(size);
+      MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, c.ctrl);
+      for (int r = 1; r < size; ++r)
+        if (all[r] != all[0])
+          throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed a topology or options other than rank 0's");
+      int* tag_ub = nullptr;
+      int flag = 0;
+      MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
+      ctx->setup.schedule.max_tag = flag ? *tag_ub : 32767;
+      ctx->transport = o.transport == OPTIQ_TRANSPORT_RMA ? rt::make_rma_transport(c, o.forward_budget_bytes)
+                                                          : rt::make_p2p_transport(c, o.forward_budget_bytes);
+      ctx->stats.reserved_bytes = ctx->transport->reserved();
+      ctx->ready = true;
+    } catch (...) {
+      free_comms(c);
+      throw;
+    }
+  });
+}
+
+int optiq_destroy(optiq_t* handle) {
+  if (!handle || !*handle) return OPTIQ_ERR_ARG;
+  optiq_context* ctx = *handle;
+  if (ctx->active) {
+    ctx->error = "an operation is still in flight; complete it with optiq_wait first";
+    return OPTIQ_ERR_BUSY;
+  }
+  ctx->transport.reset();  // collective for rma (frees the window)
+  free_comms(ctx->comms);
+  delete ctx;
+  *handle = nullptr;
+  return OPTIQ_SUCCESS;
+}
+
+const char* optiq_error_string(optiq_t ctx) { return ctx ? ctx->error.c_str() : "no context"; }
+
+const char* optiq_status_name(int status) {
+  switch (status) {
+    case OPTIQ_SUCCESS: return "OPTIQ_SUCCESS";
+    case OPTIQ_ERR_ARG: return "OPTIQ_ERR_ARG";
+    case OPTIQ_ERR_DATATYPE: return "OPTIQ_ERR_DATATYPE";
+    case OPTIQ_ERR_MISMATCH: return "OPTIQ_ERR_MISMATCH";
+    case OPTIQ_ERR_PLANNER: return "OPTIQ_ERR_PLANNER";
+    case OPTIQ_ERR_PLAN: return "OPTIQ_ERR_PLAN";
+    case OPTIQ_ERR_SCHEDULE: return "OPTIQ_ERR_SCHEDULE";
+    case OPTIQ_ERR_TOPOLOGY: return "OPTIQ_ERR_TOPOLOGY";
+    case OPTIQ_ERR_BUSY: return "OPTIQ_ERR_BUSY";
+    case OPTIQ_ERR_STATE: return "OPTIQ_ERR_STATE";
+    case OPTIQ_ERR_INTERNAL: return "OPTIQ_ERR_INTERNAL";
+    default: return "OPTIQ_ERR_UNKNOWN";
+  }
+}
+
+int optiq_get_stats(optiq_t ctx, optiq_stats* stats) {
+  if (!ctx || !stats) return OPTIQ_ERR_ARG;
+  *stats = ctx->stats;
+  return OPTIQ_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,48 @@
+// Starting, progressing and completing one operation on a context.
+#include "context.hpp"
+
+namespace optiq::rt {
+
+int usable(optiq_context* ctx) {
+  if (!ctx) return OPTIQ_ERR_ARG;
+  if (!ctx->ready) {
+    if (ctx->error.empty()) ctx->error = "the context failed to initialise";
+    return OPTIQ_ERR_STATE;
+  }
+  if (ctx->active) {
+    ctx->error = "an operation is still in flight on this context; complete it with optiq_wait first";
+    return OPTIQ_ERR_BUSY;
+  }
+  ctx->error.clear();
+  return OPTIQ_SUCCESS;
+}
+
+std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
+                                               Buffers buffers) {
+  auto req = std::make_unique<optiq_request>();
+  req->ctx = ctx;
+  req->schedule = std::move(schedule);
+  req->engine = std::make_unique<Engine>(*req->schedule, *ctx->transport, std::move(buffers), ctx->engine, ctx->comms);
+  ctx->active = req.get();
+  req->engine->start();
+  return req;
+}
+
+bool progress(optiq_request* req) {
+  if (!req->engine->step()) return false;
+  optiq_context* ctx = req->ctx;
+  const EngineStats& e = req->engine->stats();
+  optiq_stats& s = ctx->stats;
+  ++s.operations;
+  s.injected_bytes += e.injected_bytes;
+  s.forwarded_bytes += e.forwarded_bytes;
+  s.forwarded_chunks += e.forwarded_chunks;
+  s.off_plan_bytes += req->schedule->off_plan_bytes;
+  s.slot_bytes_lent = std::max<unsigned long long>(s.slot_bytes_lent, e.slot_bytes_lent);
+  s.held_bytes_peak = std::max<unsigned long long>(s.held_bytes_peak, e.held_peak);
+  s.reserved_bytes = ctx->transport->reserved();
+  ctx->active = nullptr;
+  return true;
+}
+
+}  // namespace optiq::rt

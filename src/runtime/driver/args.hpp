@@ -1,0 +1,32 @@
+// Command line of optiq-driver (the program `optiq run` launches under mpirun).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace optiq::driver {
+
+struct Args {
+  std::string topology;
+  int ranks_per_node = 1;
+  std::string pattern = "alltoall";  // alltoall, shift, or a core pattern name
+  std::string plan;                  // a plan file instead of a pattern and planner
+  std::string bytes = "1MiB";
+  int sources = -1, dests = -1, start_src = -1, start_dst = -1;
+  std::uint64_t seed = 0;
+  std::string planner = "heu2";
+  std::string transport = "p2p";
+  std::string queue = "forward-first";
+  std::uint64_t chunk = 0;
+  std::uint64_t budget = 16u << 20;
+  std::uint64_t threshold = 64u << 10;
+  int iterations = 5;
+  int warmup = 1;
+  int max_inflight = 16;
+};
+
+// Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.
+Args parse_args(int argc, char** argv);
+std::string usage();
+
+}  // namespace optiq::driver

@@ -1,0 +1,202 @@
+// optiq-driver: runs MPI_Alltoallv and optiq on the same exchange, checks every delivered
+// byte of every call, and prints one JSON document (rank 0) with per-call times.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "args.hpp"
+#include "optiq/error.hpp"
+#include "optiq/optiq.h"
+#include "util/json.hpp"
+#include "workload.hpp"
+
+using namespace optiq;
+using namespace optiq::driver;
+
+namespace {
+
+struct Summary {
+  double min = 0, median = 0, max = 0;
+};
+
+Summary summarize(std::vector<double> t) {
+  std::sort(t.begin(), t.end());
+  const std::size_t n = t.size();
+  return {t.front(), n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2, t.back()};
+}
+
+std::string seconds_json(const Summary& s) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "{\"min\": %.9f, \"median\": %.9f, \"max\": %.9f}", s.min, s.median, s.max);
+  return buf;
+}
+
+optiq_queue queue_of(const std::string& q) {
+  if (q == "local-first") return OPTIQ_QUEUE_LOCAL_FIRST;
+  if (q == "round-robin") return OPTIQ_QUEUE_ROUND_ROBIN;
+  return OPTIQ_QUEUE_FORWARD_FIRST;
+}
+
+// Every rank reaches the same verdict (arguments and optiq errors are collective), so every
+// rank returns the same code; rank 0 says why.
+int fail(int rank, const std::string& message) {
+  if (rank == 0) std::fprintf(stderr, "optiq-driver: error: %s\n", message.c_str());
+  return 2;
+}
+
+unsigned long long sum_all(unsigned long long x) {
+  unsigned long long s = 0;
+  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return s;
+}
+
+unsigned long long max_all(unsigned long long x) {
+  unsigned long long s = 0;
+  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return s;
+}
+
+int run(int argc, char** argv, int rank, int size) {
+  Args args;
+  try {
+    args = parse_args(argc, argv);
+  } catch (const Error& e) {
+    return fail(rank, e.what());
+  }
+  optiq_options o;
+  optiq_options_init(&o);
+  o.planner = args.planner.c_str();
+  o.transport = args.transport == "rma" ? OPTIQ_TRANSPORT_RMA : OPTIQ_TRANSPORT_P2P;
+  o.queue = queue_of(args.queue);
+  o.chunk_bytes = args.chunk;
+  o.forward_budget_bytes = args.budget;
+  o.direct_threshold_bytes = args.threshold;
+  o.ranks_per_node = args.ranks_per_node;
+  o.max_inflight = args.max_inflight;
+  optiq_t ctx = nullptr;
+  if (optiq_create(MPI_COMM_WORLD, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {
+    const std::string msg = optiq_error_string(ctx);
+    optiq_destroy(&ctx);
+    return fail(rank, msg);
+  }
+
+  Workload w;
+  optiq_plan_t plan = nullptr;
+  std::vector<MPI_Aint> sdispls_bytes, rdispls_bytes;
+  try {
+    if (!args.plan.empty()) {
+      if (optiq_plan_load(ctx, args.plan.c_str(), &plan) != OPTIQ_SUCCESS) throw Error(optiq_error_string(ctx));
+      std::vector<long long> out(size), in(size);
+      optiq_plan_counts(plan, out.data(), in.data());
+      w = counts_workload(out, in);
+      w.total_bytes = sum_all(w.send_bytes);
+      unsigned long long mine = 0;
+      for (int c : w.sendcounts) mine += c > 0;
+      w.pairs = sum_all(mine);
+      sdispls_bytes.assign(w.sdispls.begin(), w.sdispls.end());
+      rdispls_bytes.assign(w.rdispls.begin(), w.rdispls.end());
+    } else {
+      w = pattern_workload(args, rank, size);
+    }
+  } catch (const Error& e) {
+    if (plan) optiq_plan_free(&plan);
+    optiq_destroy(&ctx);
+    return fail(rank, e.what());
+  }
+
+  std::vector<unsigned char> sbuf(std::max<std::uint64_t>(1, w.send_bytes)), rbuf(std::max<std::uint64_t>(1, w.recv_bytes));
+  std::vector<double> t_mpi, t_optiq;
+  double first_optiq = 0;
+  int wrong_mpi = 0, wrong_optiq = 0;
+  const int calls = args.warmup + args.iterations;
+  for (int it = 0; it < calls; ++it) {
+    for (int k = 0; k < 2; ++k) {
+      const bool use_optiq = (k + it) % 2 == 1;  // alternate which goes first
+      const std::uint64_t salt = 2 * static_cast<std::uint64_t>(it) + use_optiq;
+      fill_send(w, sbuf.data(), rank, salt);
+      poison_recv(w, rbuf.data(), rank, salt);
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double t0 = MPI_Wtime();
+      int status = OPTIQ_SUCCESS;
+      if (!use_optiq) {
+        MPI_Alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(), w.recvcounts.data(),
+                      w.rdispls.data(), MPI_BYTE, MPI_COMM_WORLD);
+      } else if (plan) {
+        status = optiq_execute(ctx, plan, sbuf.data(), sdispls_bytes.data(), rbuf.data(), rdispls_bytes.data());
+      } else {
+        status = optiq_alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(),
+                                 w.recvcounts.data(), w.rdispls.data(), MPI_BYTE, ctx);
+      }
+      const double local = MPI_Wtime() - t0;
+      if (status != OPTIQ_SUCCESS) {
+        const std::string msg = optiq_error_string(ctx);
+        if (plan) optiq_plan_free(&plan);
+        optiq_destroy(&ctx);
+        return fail(rank, msg);
+      }
+      double elapsed = 0;  // the call ends when its slowest rank is done
+      MPI_Allreduce(&local, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      const int wrong = wrong_messages(w, rbuf.data(), rank, salt);
+      (use_optiq ? wrong_optiq : wrong_mpi) += wrong;
+      if (use_optiq && it == 0) first_optiq = elapsed;
+      if (it >= args.warmup) (use_optiq ? t_optiq : t_mpi).push_back(elapsed);
+    }
+  }
+  const unsigned long long bad_optiq = sum_all(wrong_optiq), bad_mpi = sum_all(wrong_mpi);
+
+  optiq_stats st;
+  optiq_get_stats(ctx, &st);
+  const unsigned long long forwarded = sum_all(st.forwarded_bytes), chunks = sum_all(st.forwarded_chunks),
+                           off_plan = sum_all(st.off_plan_bytes), held = max_all(st.held_bytes_peak),
+                           lent = max_all(st.slot_bytes_lent);
+  double plan_seconds = 0;
+  MPI_Allreduce(&st.plan_seconds, &plan_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  if (plan) optiq_plan_free(&plan);
+  optiq_destroy(&ctx);
+
+  if (rank == 0) {
+    const Summary so = summarize(t_optiq), sm = summarize(t_mpi);
+    const double total = static_cast<double>(w.total_bytes);
+    std::printf("{\"topology\": %s, \"ranks\": %d, \"ranks_per_node\": %d, ", json::quote(args.topology).c_str(), size,
+                args.ranks_per_node);
+    if (args.plan.empty())
+      std::printf("\"pattern\": %s, \"planner\": %s, ", json::quote(args.pattern).c_str(),
+                  json::quote(args.planner).c_str());
+    else
+      std::printf("\"plan\": %s, ", json::quote(args.plan).c_str());
+    std::printf("\"transport\": %s, \"queue\": %s, \"chunk\": %llu, \"budget\": %llu, \"threshold\": %llu, ",
+                json::quote(args.transport).c_str(), json::quote(args.queue).c_str(),
+                static_cast<unsigned long long>(args.chunk), static_cast<unsigned long long>(args.budget),
+                static_cast<unsigned long long>(args.threshold));
+    std::printf("\"bytes\": %llu, \"messages\": %llu, \"iterations\": %d, \"warmup\": %d, ",
+                static_cast<unsigned long long>(w.total_bytes), static_cast<unsigned long long>(w.pairs),
+                args.iterations, args.warmup);
+    std::printf("\"verified\": %s, \"wrong_messages\": {\"optiq\": %llu, \"mpi_alltoallv\": %llu}, ",
+                bad_optiq == 0 && bad_mpi == 0 ? "true" : "false", bad_optiq, bad_mpi);
+    std::printf("\"optiq_seconds\": %s, \"mpi_alltoallv_seconds\": %s, ", seconds_json(so).c_str(),
+                seconds_json(sm).c_str());
+    std::printf("\"optiq_gbps\": %.4f, \"mpi_alltoallv_gbps\": %.4f, ", so.median > 0 ? total / so.median / 1e9 : 0.0,
+                sm.median > 0 ? total / sm.median / 1e9 : 0.0);
+    std::printf("\"first_call_seconds\": %.9f, \"plan_seconds\": %.9f, ", first_optiq, plan_seconds);
+    std::printf("\"forwarded_bytes\": %llu, \"forwarded_chunks\": %llu, \"off_plan_bytes\": %llu, "
+                "\"held_bytes_peak\": %llu, \"slot_bytes_lent\": %llu, \"plans_made\": %llu, \"plan_cache_hits\": %llu}\n",
+                forwarded, chunks, off_plan, held, lent, st.plans_made, st.plan_cache_hits);
+    std::fflush(stdout);
+  }
+  return bad_optiq == 0 && bad_mpi == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int rc = run(argc, argv, rank, size);
+  MPI_Finalize();
+  return rc;
+}

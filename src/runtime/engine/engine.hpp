@@ -1,0 +1,105 @@
+// Executes one rank's schedule: injects its own chunks, copies forwarded chunks on through the
+// slots it lends, counts the chunks it expects, and finishes when its own part is done (no
+// global barrier: the schedule says exactly what will arrive).
+#pragma once
+
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include "../transport/transport.hpp"
+
+namespace optiq::rt {
+
+// Which waiting chunk takes a free send: forwarded ones first (they hold slots others wait
+// for), the rank's own first, or alternating.
+enum class Discipline { ForwardFirst = 0, LocalFirst = 1, RoundRobin = 2 };
+
+struct EngineOptions {
+  Discipline discipline = Discipline::ForwardFirst;
+  int max_inflight = 16;  // data messages in flight per rank
+};
+
+struct EngineStats {
+  Bytes injected_bytes = 0;        // from this rank's send buffer to other ranks
+  Bytes forwarded_bytes = 0;       // copied on from this rank's slots
+  std::uint64_t forwarded_chunks = 0;
+  Bytes held_peak = 0;             // most bytes sitting in this rank's slots at once
+  Bytes slot_bytes_lent = 0;       // slots * slot size lent in this operation
+};
+
+class Engine {
+ public:
+  Engine(const RankSchedule& schedule, Transport& transport, Buffers buffers, EngineOptions options,
+         const Comms& comms);
+  void start();
+  // One round of progress; true once this rank's part of the operation is complete.
+  bool step();
+  const EngineStats& stats() const { return stats_; }
+
+ private:
+  struct Pool {  // slots lent to this rank by one next hop for one class
+    Rank peer;
+    int cls;
+    std::deque<std::int32_t> slots;
+  };
+  struct Local {
+    const SendFlow* flow;
+    std::uint64_t next, chunks;
+    int pool;  // -1: next hop is the destination, no credit needed
+  };
+  struct Held {
+    std::int32_t slot;
+    std::int32_t entry;  // index into schedule.forwards
+    std::uint64_t index;
+    Bytes len;
+  };
+  struct Queue {  // forwarded chunks waiting for one next hop and class
+    Rank next;
+    int cls;
+    int pool;
+    std::deque<Held> chunks;
+  };
+  struct Lent {  // slots this rank lends to one upstream stream
+    Rank upstream;
+    int cls;
+    std::uint64_t granted, total;
+  };
+
+  int pool_for(Rank peer, int cls);
+  void on_arrival(const Arrival& a);
+  void release(std::int32_t slot);
+  void give(std::int32_t slot, std::size_t stream);
+  void issue_sends();
+  bool issue_local();
+  bool issue_forward();
+
+  const RankSchedule& s_;
+  Transport& t_;
+  Buffers b_;
+  EngineOptions o_;
+  const Comms& comms_;
+  EngineStats stats_;
+  Events events_;
+
+  std::vector<Pool> pools_;
+  std::unordered_map<std::uint64_t, int> pool_index_;
+  std::vector<Local> locals_;
+  std::size_t local_cursor_ = 0;
+  std::vector<Queue> queues_;
+  std::vector<int> queue_of_entry_;
+  std::unordered_map<std::uint64_t, int> entry_index_;  // (upstream, tag_in) -> schedule.forwards
+  std::size_t queue_cursor_ = 0;
+  std::vector<Lent> lent_;
+  std::unordered_map<std::uint64_t, std::size_t> lent_index_;
+  std::vector<std::size_t> slot_stream_;
+  std::vector<Bytes> slot_len_;
+  std::size_t hungry_cursor_ = 0;
+
+  std::uint64_t local_left_ = 0, queued_ = 0, forward_left_ = 0, final_left_ = 0, inflight_ = 0;
+  Bytes held_ = 0;
+  bool prefer_forward_ = true;
+  bool done_ = false;
+};
+
+}  // namespace optiq::rt

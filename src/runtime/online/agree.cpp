@@ -1,0 +1,170 @@
+#include "agree.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "optiq/error.hpp"
+#include "optiq/optiq.h"
+
+namespace optiq::rt {
+
+void agree_status(const Comms& comms, int code, const std::string& message) {
+  std::vector<int> codes(comms.size);
+  MPI_Allgather(&code, 1, MPI_INT, codes.data(), 1, MPI_INT, comms.ctrl);
+  const auto bad = std::find_if(codes.begin(), codes.end(), [](int c) { return c != 0; });
+  if (bad == codes.end()) return;
+  const int root = static_cast<int>(bad - codes.begin());
+  int len = static_cast<int>(message.size());
+  MPI_Bcast(&len, 1, MPI_INT, root, comms.ctrl);
+  std::string text = comms.rank == root ? message : std::string(len, '\0');
+  MPI_Bcast(text.data(), len, MPI_CHAR, root, comms.ctrl);
+  throw Failure(*bad, comms.size > 1 ? "rank " + std::to_string(root) + ": " + text : text);
+}
+
+std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
+                                               const std::function<std::vector<RankSchedule>()>& make) {
+  int header[2] = {0, 0};  // status, message length
+  std::string message;
+  std::vector<RankSchedule> all;
+  if (comms.rank == 0) {
+    try {
+      all = make();
+      if (static_cast<int>(all.size()) != comms.size) throw InternalError("one schedule per rank");
+    } catch (const Failure& f) {
+      header[0] = f.code();
+      message = f.what();
+    } catch (const Error& e) {
+      header[0] = OPTIQ_ERR_ARG;
+      message = e.what();
+    } catch (const std::exception& e) {
+      header[0] = OPTIQ_ERR_INTERNAL;
+      message = e.what();
+    }
+    header[1] = static_cast<int>(message.size());
+  }
+  MPI_Bcast(header, 2, MPI_INT, 0, comms.ctrl);
+  if (header[0] != 0) {
+    message.resize(header[1]);
+    MPI_Bcast(message.data(), header[1], MPI_CHAR, 0, comms.ctrl);
+    throw Failure(header[0], message);
+  }
+  std::vector<std::string> blobs;
+  std::vector<int> sizes, displs;
+  std::string packed;
+  if (comms.rank == 0) {
+    for (const RankSchedule& s : all) {
+      const std::string b = serialize(s);
+      displs.push_back(static_cast<int>(packed.size()));
+      sizes.push_back(static_cast<int>(b.size()));
+      packed += b;
+    }
+  }
+  int size = 0;
+  MPI_Scatter(sizes.data(), 1, MPI_INT, &size, 1, MPI_INT, 0, comms.ctrl);
+  std::string mine(size, '\0');
+  MPI_Scatterv(packed.data(), sizes.data(), displs.data(), MPI_BYTE, mine.data(), size, MPI_BYTE, 0, comms.ctrl);
+  auto s = std::make_shared<RankSchedule>(deserialize_schedule(mine));
+  if (s->rank != comms.rank || s->num_ranks != comms.size) fatal(comms, "received another rank's schedule");
+  return s;
+}
+
+std::shared_ptr<const RankSchedule> PlanCache::find(const std::vector<std::uint64_t>& key) const {
+  for (const auto& [k, s] : entries_)
+    if (k == key) return s;
+  return nullptr;
+}
+
+void PlanCache::insert(std::vector<std::uint64_t> key, std::shared_ptr<const RankSchedule> schedule) {
+  if (entries_.size() == kCapacity) entries_.pop_front();
+  entries_.emplace_back(std::move(key), std::move(schedule));
+}
+
+namespace {
+
+// Two independent 64-bit digests of a rank's part: a false cache hit would need both to
+// collide on every rank at once.
+void digest(const LocalPattern& p, std::uint64_t* h1, std::uint64_t* h2) {
+  std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x9E3779B97F4A7C15ULL;
+  auto mix = [&](std::uint64_t x) {
+    for (int i = 0; i < 8; ++i) {
+      a ^= (x >> (8 * i)) & 0xff;
+      a *= 0x100000001b3ULL;
+    }
+    b += x + 0x9E3779B97F4A7C15ULL;
+    b = (b ^ (b >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    b = (b ^ (b >> 27)) * 0x94D049BB133111EBULL;
+    b ^= b >> 31;
+  };
+  mix(p.sends.size());
+  for (const PeerBytes& s : p.sends) {
+    mix(static_cast<std::uint64_t>(s.peer));
+    mix(s.bytes);
+  }
+  mix(p.recvs.size());
+  for (const PeerBytes& r : p.recvs) {
+    mix(static_cast<std::uint64_t>(r.peer));
+    mix(r.bytes);
+  }
+  *h1 = a;
+  *h2 = b;
+}
+
+struct Contribution {
+  std::uint64_t h1, h2;
+  std::int64_t sends, recvs;
+};
+
+}  // namespace
+
+std::shared_ptr<const RankSchedule> agree_pattern(const Comms& comms, const LocalPattern& mine, PlanCache* cache,
+                                                  const Schedules& make, bool* cache_hit) {
+  *cache_hit = false;
+  agree_status(comms, mine.code, mine.message);
+
+  Contribution c{};
+  digest(mine, &c.h1, &c.h2);
+  c.sends = static_cast<std::int64_t>(mine.sends.size());
+  c.recvs = static_cast<std::int64_t>(mine.recvs.size());
+  std::vector<Contribution> all(comms.size);
+  MPI_Allgather(&c, sizeof c, MPI_BYTE, all.data(), sizeof c, MPI_BYTE, comms.ctrl);
+  std::vector<std::uint64_t> key;
+  for (const Contribution& x : all) {
+    key.push_back(x.h1);
+    key.push_back(x.h2);
+  }
+  if (cache) {
+    if (auto hit = cache->find(key)) {
+      *cache_hit = true;
+      return hit;
+    }
+  }
+
+  // Gather (peer, bytes) pairs, sends then receives, on rank 0.
+  std::vector<std::int64_t> flat;
+  for (const PeerBytes& s : mine.sends) flat.insert(flat.end(), {s.peer, static_cast<std::int64_t>(s.bytes)});
+  for (const PeerBytes& r : mine.recvs) flat.insert(flat.end(), {r.peer, static_cast<std::int64_t>(r.bytes)});
+  std::vector<int> counts(comms.size), displs(comms.size);
+  int total = 0;
+  for (int r = 0; r < comms.size; ++r) {
+    counts[r] = static_cast<int>(2 * (all[r].sends + all[r].recvs));
+    displs[r] = total;
+    total += counts[r];
+  }
+  std::vector<std::int64_t> gathered(comms.rank == 0 ? total : 0);
+  MPI_Gatherv(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, gathered.data(), counts.data(),
+              displs.data(), MPI_INT64_T, 0, comms.ctrl);
+
+  auto schedule = distribute(comms, [&] {
+    std::vector<std::vector<PeerBytes>> sends(comms.size), recvs(comms.size);
+    for (int r = 0; r < comms.size; ++r) {
+      const std::int64_t* p = gathered.data() + displs[r];
+      for (std::int64_t i = 0; i < all[r].sends; ++i, p += 2) sends[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
+      for (std::int64_t i = 0; i < all[r].recvs; ++i, p += 2) recvs[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
+    }
+    return make(sends, recvs);
+  });
+  if (cache) cache->insert(std::move(key), schedule);
+  return schedule;
+}
+
+}  // namespace optiq::rt

@@ -1,0 +1,110 @@
+#include "root.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "failure.hpp"
+#include "optiq/error.hpp"
+#include "optiq/optiq.h"
+#include "optiq/plan_io.hpp"
+#include "optiq/planner.hpp"
+
+namespace optiq::rt {
+
+namespace {
+
+std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::vector<RankJob>& jobs,
+                                         const Plan& plan, const std::vector<bool>& planned) {
+  const auto flows = make_flows(*setup.topo, *setup.routing, *setup.placement, jobs, plan, planned);
+  try {
+    return build_schedules(jobs, flows, setup.placement->num_ranks(), setup.schedule);
+  } catch (const Error& e) {
+    throw Failure(OPTIQ_ERR_SCHEDULE, e.what());
+  }
+}
+
+}  // namespace
+
+std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& sends,
+                                   const std::vector<std::vector<PeerBytes>>& recvs) {
+  std::map<std::pair<Rank, Rank>, std::pair<Bytes, Bytes>> pairs;  // (src, dst) -> (sent, expected)
+  for (std::size_t s = 0; s < sends.size(); ++s)
+    for (const PeerBytes& p : sends[s]) pairs[{static_cast<Rank>(s), p.peer}].first = p.bytes;
+  for (std::size_t d = 0; d < recvs.size(); ++d)
+    for (const PeerBytes& p : recvs[d]) pairs[{p.peer, static_cast<Rank>(d)}].second = p.bytes;
+  std::vector<RankJob> jobs;
+  for (const auto& [pair, bytes] : pairs) {
+    if (bytes.first != bytes.second)
+      throw Failure(OPTIQ_ERR_MISMATCH, "rank " + std::to_string(pair.second) + " expects " +
+                                            std::to_string(bytes.second) + " bytes from rank " +
+                                            std::to_string(pair.first) + ", which sends it " +
+                                            std::to_string(bytes.first));
+    jobs.push_back({pair.first, pair.second, bytes.first, 0});
+  }
+  return jobs;
+}
+
+std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::vector<RankJob>& jobs) {
+  const Placement& pl = *setup.placement;
+  std::vector<bool> planned(jobs.size(), false);
+  std::vector<Job> node_jobs;
+  Bytes largest = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const RankJob& j = jobs[i];
+    planned[i] = j.bytes > 0 && j.bytes >= setup.direct_threshold && pl.node_of(j.src) != pl.node_of(j.dst);
+    if (planned[i]) {
+      node_jobs.push_back({pl.node_of(j.src), pl.node_of(j.dst), j.bytes});
+      largest = std::max(largest, j.bytes);
+    }
+  }
+  Plan plan{setup.topo->spec(), setup.routing->name(), setup.planner, {}};
+  for (const RankJob& j : jobs) plan.jobs.push_back({{pl.node_of(j.src), pl.node_of(j.dst), j.bytes}, {}});
+  if (!node_jobs.empty()) {
+    PlannerOptions po;
+    po.k = setup.paths_per_job;
+    // heu2 hands out bytes a unit at a time: fine enough to split every job (at most 64 units
+    // per job) and never finer than the chunk the runtime will send.
+    const Bytes floor_unit = setup.schedule.chunk > 0 ? setup.schedule.chunk : Bytes(4096);
+    po.chunk = std::max(floor_unit, (largest + 63) / 64);
+    Plan made;
+    try {
+      made = make_plan(setup.planner, *setup.topo, *setup.routing, node_jobs, po);
+    } catch (const Error& e) {
+      throw Failure(OPTIQ_ERR_PLANNER, "planner '" + setup.planner + "': " + e.what());
+    }
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      if (planned[i]) plan.jobs[i] = std::move(made.jobs[k++]);
+  }
+  return schedule_flows(setup, jobs, plan, planned);
+}
+
+std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const std::string& path) {
+  Plan plan;
+  try {
+    plan = load_plan(path);
+  } catch (const Error& e) {
+    throw Failure(OPTIQ_ERR_PLAN, e.what());
+  }
+  if (plan.topology != setup.topo->spec())
+    throw Failure(OPTIQ_ERR_PLAN, path + ": the plan is for " + plan.topology + ", this context runs on " +
+                                      setup.topo->spec());
+  const Placement& pl = *setup.placement;
+  std::vector<RankJob> jobs;
+  std::map<std::pair<Rank, Rank>, Bytes> used;  // bytes already placed between two ranks
+  for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
+    const Job& j = plan.jobs[i].job;
+    for (NodeId n : {j.src, j.dst})
+      if (!pl.occupied(n))
+        throw Failure(OPTIQ_ERR_PLAN, path + ": jobs[" + std::to_string(i) + "] needs node " + std::to_string(n) +
+                                          ", which has no rank among the communicator's " +
+                                          std::to_string(pl.num_ranks()));
+    const Rank a = pl.leader(j.src), b = pl.leader(j.dst);
+    Bytes& at = used[{a, b}];
+    jobs.push_back({a, b, j.bytes, at});
+    at += j.bytes;
+  }
+  return schedule_flows(setup, jobs, plan, std::vector<bool>(jobs.size(), true));
+}
+
+}  // namespace optiq::rt

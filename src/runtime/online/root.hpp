@@ -1,0 +1,33 @@
+// The planning rank's work: check the whole pattern, plan it with the core, build schedules.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "optiq/schedule.hpp"
+
+namespace optiq::rt {
+
+struct PlanningSetup {
+  const Topology* topo = nullptr;
+  const RoutingModel* routing = nullptr;
+  const Placement* placement = nullptr;
+  std::string planner;
+  int paths_per_job = 50;
+  Bytes direct_threshold = 0;
+  ScheduleOptions schedule;
+};
+
+// The jobs of an alltoallv, once every receive count matches its sender's send count.
+// Throws Failure(OPTIQ_ERR_MISMATCH) naming the first pair that disagrees.
+std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& sends,
+                                   const std::vector<std::vector<PeerBytes>>& recvs);
+
+// Plans the jobs (those at or above the direct threshold between different nodes) and
+// schedules all of them.
+std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::vector<RankJob>& jobs);
+
+// Reads, checks and schedules a plan file made for this topology and placement.
+std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const std::string& path);
+
+}  // namespace optiq::rt

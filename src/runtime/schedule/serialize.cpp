@@ -1,0 +1,105 @@
+// A rank's schedule as bytes, to ship it from the planning rank. Same binary layout on both
+// ends (the ranks of one job run the same build); a header and bounds checks catch garbage.
+#include <cstring>
+#include <type_traits>
+
+#include "optiq/error.hpp"
+#include "optiq/schedule.hpp"
+
+namespace optiq {
+
+namespace {
+
+constexpr std::uint32_t kMagic = 0x6f707173;  // "opqs"
+constexpr std::uint32_t kVersion = 1;
+
+class Writer {
+ public:
+  template <class T>
+  void put(const T& v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    const char* p = reinterpret_cast<const char*>(&v);
+    out_.append(p, sizeof(T));
+  }
+  template <class T>
+  void put_vector(const std::vector<T>& v) {
+    put<std::uint64_t>(v.size());
+    for (const T& x : v) put(x);
+  }
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& in) : in_(in) {}
+  template <class T>
+  T get() {
+    static_assert(std::is_trivially_copyable_v<T>);
+    if (in_.size() - pos_ < sizeof(T)) throw Error("truncated schedule");
+    T v;
+    std::memcpy(&v, in_.data() + pos_, sizeof(T));
+    pos_ += sizeof(T);
+    return v;
+  }
+  template <class T>
+  std::vector<T> get_vector() {
+    const auto n = get<std::uint64_t>();
+    if (n > (in_.size() - pos_) / sizeof(T)) throw Error("truncated schedule");
+    std::vector<T> v(n);
+    for (auto& x : v) x = get<T>();
+    return v;
+  }
+  bool done() const { return pos_ == in_.size(); }
+
+ private:
+  const std::string& in_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+std::string serialize(const RankSchedule& s) {
+  Writer w;
+  w.put(kMagic);
+  w.put(kVersion);
+  w.put(s.rank);
+  w.put(s.num_ranks);
+  w.put(s.slot_bytes);
+  w.put(s.num_slots);
+  w.put_vector(s.sends);
+  w.put_vector(s.forwards);
+  w.put_vector(s.recvs);
+  w.put_vector(s.self);
+  w.put_vector(s.in_streams);
+  w.put_vector(s.out_streams);
+  w.put_vector(s.send_bytes);
+  w.put_vector(s.recv_bytes);
+  w.put(s.off_plan_bytes);
+  return w.take();
+}
+
+RankSchedule deserialize_schedule(const std::string& bytes) {
+  Reader r(bytes);
+  if (r.get<std::uint32_t>() != kMagic || r.get<std::uint32_t>() != kVersion) throw Error("not an optiq schedule");
+  RankSchedule s;
+  s.rank = r.get<Rank>();
+  s.num_ranks = r.get<int>();
+  s.slot_bytes = r.get<Bytes>();
+  s.num_slots = r.get<std::uint32_t>();
+  s.sends = r.get_vector<SendFlow>();
+  s.forwards = r.get_vector<ForwardEntry>();
+  s.recvs = r.get_vector<RecvFlow>();
+  s.self = r.get_vector<SelfCopy>();
+  s.in_streams = r.get_vector<Stream>();
+  s.out_streams = r.get_vector<Stream>();
+  s.send_bytes = r.get_vector<PeerBytes>();
+  s.recv_bytes = r.get_vector<PeerBytes>();
+  s.off_plan_bytes = r.get<Bytes>();
+  if (!r.done()) throw Error("trailing bytes after a schedule");
+  return s;
+}
+
+}  // namespace optiq

@@ -1,0 +1,145 @@
+// Two-sided transport. Forwarders pre-post one receive per lent slot, matched by source (the
+// tag names the flow); destinations pre-post receives straight into the application's buffer,
+// matched by source and the flow's tag, a window of chunks at a time. MPI's non-overtaking
+// rule keeps every flow's chunks in order, which is what lets a tag alone place them.
+#include <algorithm>
+#include <deque>
+#include <unordered_map>
+
+#include "../channel.hpp"
+#include "../control.hpp"
+#include "../requests.hpp"
+
+namespace optiq::rt {
+
+namespace {
+
+constexpr std::uint64_t kWindow = 16;  // receives posted ahead per destination flow
+
+std::uint64_t pair_key(Rank peer, int tag) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(peer)) << 32) | static_cast<std::uint32_t>(tag);
+}
+
+class P2P final : public Transport {
+ public:
+  P2P(const Comms& comms, Bytes budget) : comms_(comms), budget_(budget), credits_(comms, kTagCredit) {}
+
+  void begin(const RankSchedule& s, const Buffers& b) override {
+    slot_bytes_ = s.slot_bytes;
+    const Bytes need = s.slot_bytes * s.num_slots;
+    if (need > budget_) fatal(comms_, "the schedule lends more slot memory than the budget");
+    if (pool_.size() < need) pool_.resize(need);  // grows to the largest need, never past the budget
+    upstream_.clear();
+    arrived_.clear();
+    finals_.clear();
+    for (const RecvFlow& r : s.recvs) {
+      finals_.push_back({b.recv_at(r.src, r.offset), r.bytes, r.chunk, (r.bytes + r.chunk - 1) / r.chunk, 0,
+                         r.upstream, r.tag});
+      for (std::uint64_t i = 0; i < kWindow; ++i) post_final(finals_.size() - 1);
+    }
+    std::map<Rank, std::uint64_t> due;
+    for (const Stream& o : s.out_streams) due[o.peer] += o.chunks - o.initial;
+    credits_.reset();
+    for (const auto& [peer, n] : due) credits_.expect(peer, n);
+  }
+
+  char* slot(int index) override { return pool_.data() + static_cast<Bytes>(index) * slot_bytes_; }
+
+  void grant(Rank upstream, int index) override {
+    auto& fifo = upstream_[upstream];
+    fifo.push_back({index, MPI_REQUEST_NULL});
+    MPI_Irecv(slot(index), static_cast<int>(slot_bytes_), MPI_BYTE, upstream, MPI_ANY_TAG, comms_.fwd,
+              &fifo.back().request);
+  }
+
+  void send(const OutChunk& c) override {
+    MPI_Request r;
+    MPI_Isend(c.data, static_cast<int>(c.len), MPI_BYTE, c.peer, c.tag, c.slot >= 0 ? comms_.fwd : comms_.data, &r);
+    sends_.add(r, c.cookie);
+  }
+
+  void credit(Rank peer, std::int32_t cls, std::int32_t slot) override { credits_.push(peer, {cls, slot}); }
+
+  void poll(Events& ev) override {
+    // Slot receives from one upstream complete in the order they were posted: take them in
+    // that order so each flow's chunks leave in the order they came.
+    for (auto& [upstream, fifo] : upstream_) {
+      while (!fifo.empty()) {
+        int done = 0;
+        MPI_Status st;
+        MPI_Test(&fifo.front().request, &done, &st);
+        if (!done) break;
+        int len = 0;
+        MPI_Get_count(&st, MPI_BYTE, &len);
+        const std::uint64_t index = arrived_[pair_key(upstream, st.MPI_TAG)]++;
+        ev.arrivals.push_back({upstream, st.MPI_TAG, fifo.front().slot, index, static_cast<Bytes>(len)});
+        fifo.pop_front();
+      }
+    }
+    final_requests_.test([&](const std::pair<std::size_t, Bytes>& note, const MPI_Status& st) {
+      int len = 0;
+      MPI_Get_count(&st, MPI_BYTE, &len);
+      if (static_cast<Bytes>(len) != note.second) fatal(comms_, "a chunk arrived shorter than its flow's layout");
+      ++ev.delivered;
+      post_final(note.first);
+    });
+    sends_.test([&](std::uint64_t cookie, const MPI_Status&) { ev.sent.push_back(cookie); });
+    credits_.poll([&](Rank peer, const CreditEntry& e) { ev.credits.push_back({peer, e.cls, e.slot}); });
+    credits_.flush();
+  }
+
+  bool quiet() override { return credits_.quiet(); }
+
+  void end() override {
+    for (const auto& [upstream, fifo] : upstream_)
+      if (!fifo.empty()) fatal(comms_, "a forwarding slot is still posted after the operation");
+    if (!final_requests_.empty() || !sends_.empty()) fatal(comms_, "a message is still in flight after the operation");
+  }
+
+  Bytes reserved() const override { return pool_.size(); }
+  // A send can only land in a receive posted for this operation, so initial credits are safe.
+  bool announces_initial_credits() const override { return false; }
+
+ private:
+  struct Final {
+    char* base;
+    Bytes bytes, chunk;
+    std::uint64_t chunks, posted;
+    Rank upstream;
+    int tag;
+  };
+  struct SlotRecv {
+    int slot;
+    MPI_Request request;
+  };
+
+  void post_final(std::size_t f) {
+    Final& fl = finals_[f];
+    if (fl.posted == fl.chunks) return;
+    const Bytes off = fl.posted * fl.chunk;
+    const Bytes len = std::min(fl.chunk, fl.bytes - off);
+    MPI_Request r;
+    MPI_Irecv(fl.base + off, static_cast<int>(len), MPI_BYTE, fl.upstream, fl.tag, comms_.data, &r);
+    final_requests_.add(r, {f, len});
+    ++fl.posted;
+  }
+
+  const Comms& comms_;
+  Bytes budget_;
+  Bytes slot_bytes_ = 0;
+  std::vector<char> pool_;
+  std::map<Rank, std::deque<SlotRecv>> upstream_;
+  std::unordered_map<std::uint64_t, std::uint64_t> arrived_;  // (upstream, tag) -> chunks so far
+  std::vector<Final> finals_;
+  Requests<std::pair<std::size_t, Bytes>> final_requests_;  // (flow, expected length)
+  Requests<std::uint64_t> sends_;
+  Channel<CreditEntry> credits_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> make_p2p_transport(const Comms& comms, Bytes budget) {
+  return std::make_unique<P2P>(comms, budget);
+}
+
+}  // namespace optiq::rt

@@ -1,0 +1,52 @@
+// A growing set of MPI requests, each with a note of what it was for.
+#pragma once
+
+#include <mpi.h>
+
+#include <utility>
+#include <vector>
+
+namespace optiq::rt {
+
+template <class Note>
+class Requests {
+ public:
+  void add(MPI_Request request, Note note) {
+    requests_.push_back(request);
+    notes_.push_back(std::move(note));
+  }
+  std::size_t size() const { return requests_.size(); }
+  bool empty() const { return requests_.empty(); }
+
+  // Forgets every completed request, then calls done(note, status) for each (done may add).
+  template <class F>
+  void test(F&& done) {
+    if (requests_.empty()) return;
+    int count = 0;
+    indices_.resize(requests_.size());
+    statuses_.resize(requests_.size());
+    MPI_Testsome(static_cast<int>(requests_.size()), requests_.data(), &count, indices_.data(), statuses_.data());
+    if (count == MPI_UNDEFINED || count == 0) return;
+    finished_.clear();
+    for (int i = 0; i < count; ++i) finished_.emplace_back(std::move(notes_[indices_[i]]), statuses_[i]);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < requests_.size(); ++i)
+      if (requests_[i] != MPI_REQUEST_NULL) {
+        requests_[kept] = requests_[i];
+        notes_[kept] = std::move(notes_[i]);
+        ++kept;
+      }
+    requests_.resize(kept);
+    notes_.resize(kept);
+    for (auto& [note, status] : finished_) done(note, status);
+  }
+
+ private:
+  std::vector<MPI_Request> requests_;
+  std::vector<Note> notes_;
+  std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;
+  std::vector<std::pair<Note, MPI_Status>> finished_;
+};
+
+}  // namespace optiq::rt
