@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "optiq/cheapest.hpp"
+#include "optiq/error.hpp"
+#include "optiq/rng.hpp"
+#include "oracle.hpp"
+
+using namespace optiq;
+
+namespace {
+
+double path_cost(const Topology& t, NodeId src, const LinkPath& p, const std::vector<double>& lw,
+                 const std::vector<double>& nw) {
+  double c = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    c += lw[p[i]];
+    if (i > 0 && !nw.empty()) c += nw[t.link_src(p[i])];
+  }
+  (void)src;
+  return c;
+}
+
+}  // namespace
+
+// Against every simple path: the cheapest cost, and the fewest hops among the cheapest.
+TEST(CheapestPaths, MatchBruteForceWithRandomWeights) {
+  Rng rng(17);
+  for (const char* spec : {"torus:3x3", "torus:4x4", "mesh:3x3", "mesh:3x4", "bgq:2x2x2x1x1", "torus:5"}) {
+    const Topology t = parse_topology(spec);
+    for (int trial = 0; trial < 6; ++trial) {
+      std::vector<double> lw(t.num_link_slots()), nw;
+      for (double& w : lw) w = rng.below(4) == 0 ? 0.0 : static_cast<double>(rng.below(5));  // ties and zeros
+      if (trial % 2) {
+        nw.resize(t.num_nodes());
+        for (double& w : nw) w = static_cast<double>(rng.below(3));
+      }
+      std::vector<Job> jobs;
+      for (NodeId s = 0; s < t.num_nodes(); ++s)
+        for (NodeId d = 0; d < t.num_nodes(); ++d) jobs.push_back({s, d, 1});
+      for (int bound : {-1, t.diameter(), t.diameter() + 2}) {
+        if (bound < 0 && t.num_nodes() > 9) continue;  // all simple paths of a larger graph: too many
+        const CheapestPaths got = cheapest_paths(t, jobs, lw, nw, bound);
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+          const auto all = oracle::all_simple_paths(t, jobs[i].src, jobs[i].dst, bound < 0 ? t.num_nodes() : bound);
+          double best = INFINITY;
+          std::size_t hops = 0;
+          for (const auto& p : all) {
+            const double c = path_cost(t, jobs[i].src, p, lw, nw);
+            if (c < best || (c == best && p.size() < hops)) best = c, hops = p.size();
+          }
+          ASSERT_EQ(got.cost[i], best) << spec << " job " << i << " bound " << bound;
+          ASSERT_EQ(path_cost(t, jobs[i].src, got.paths[i], lw, nw), best);
+          ASSERT_EQ(got.paths[i].size(), hops);
+          NodeId at = jobs[i].src;
+          for (LinkId l : got.paths[i]) {
+            ASSERT_EQ(t.link_src(l), at);
+            at = t.link_dst(l);
+          }
+          ASSERT_EQ(at, jobs[i].dst);
+        }
+      }
+    }
+  }
+}
+
+TEST(CheapestPaths, UnreachableWithinBoundIsInfinite) {
+  const Topology t = parse_topology("torus:6");
+  const std::vector<double> lw(t.num_link_slots(), 1.0);
+  const CheapestPaths got = cheapest_paths(t, {{0, 3, 1}}, lw, {}, 2);
+  EXPECT_TRUE(std::isinf(got.cost[0]));
+  EXPECT_TRUE(got.paths[0].empty());
+}
+
+TEST(CheapestPaths, RejectsBadWeights) {
+  const Topology t = parse_topology("torus:4");
+  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, std::vector<double>(3, 1.0)), Error);
+  std::vector<double> lw(t.num_link_slots(), 1.0);
+  lw[0] = -1;
+  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
+  lw[0] = NAN;
+  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
+}
