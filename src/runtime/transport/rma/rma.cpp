@@ -124,6 +124,7 @@ class Rma final : public Transport {
     }
     notify_.flush();
     credits_.flush();
+    addresses_.flush();  // also completes the sends begin() started
   }
 
   bool quiet() override {
