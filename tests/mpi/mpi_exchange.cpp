@@ -149,7 +149,8 @@ void run_case(const Case& c, int index, int rank, int size, Checker& ck, Totals&
                    optiq_error_string(ctx)))
       break;
     std::string why;
-    ck.expect(verify_buffers(x, rbuf, rank, salt, &why), "%s: call %d: %s", label, call, why.c_str());
+    const bool right = verify_buffers(x, rbuf, rank, salt, &why);  // before why is read below
+    ck.expect(right, "%s: call %d: %s", label, call, why.c_str());
     ++totals.calls;
   }
   if (ctx) {

@@ -19,10 +19,11 @@ bool contiguous(MPI_Datatype t, MPI_Aint* extent) {
 }
 
 struct Side {
-  const char* what;  // "send" or "recv"
+  const char* what;    // "send" or "recv"
+  const char* displs;  // "sdispls" or "rdispls", as the header names them
   const void* buf;
   const int* counts;
-  const int* displs;
+  const int* offsets;
   MPI_Datatype type;
   MPI_Aint extent = 0;
 };
@@ -30,7 +31,7 @@ struct Side {
 // Checks one side of the call; fills bytes per peer and byte offsets. Returns a message or "".
 std::string check_side(Side& s, int size, std::vector<PeerBytes>* nonzero, std::vector<Bytes>* offsets, int* code) {
   *code = OPTIQ_ERR_ARG;
-  if (!s.counts || !s.displs) return std::string(s.what) + "counts or " + s.what + "displs is NULL";
+  if (!s.counts || !s.offsets) return std::string(s.what) + "counts or " + s.displs + " is NULL";
   if (s.type == MPI_DATATYPE_NULL) {
     *code = OPTIQ_ERR_DATATYPE;
     return std::string(s.what) + "type is MPI_DATATYPE_NULL";
@@ -43,14 +44,14 @@ std::string check_side(Side& s, int size, std::vector<PeerBytes>* nonzero, std::
   for (int r = 0; r < size; ++r) {
     if (s.counts[r] < 0)
       return std::string(s.what) + "counts[" + std::to_string(r) + "] is negative (" + std::to_string(s.counts[r]) + ")";
-    if (s.displs[r] < 0)
-      return std::string(s.what) + "displs[" + std::to_string(r) + "] is negative (" + std::to_string(s.displs[r]) + ")";
+    if (s.offsets[r] < 0)
+      return std::string(s.displs) + "[" + std::to_string(r) + "] is negative (" + std::to_string(s.offsets[r]) + ")";
     const Bytes bytes = static_cast<Bytes>(s.counts[r]) * static_cast<Bytes>(s.extent);
     if (bytes > 0) {
       if (!s.buf) return std::string(s.what) + "buf is NULL but " + s.what + "counts[" + std::to_string(r) + "] is not 0";
       nonzero->push_back({r, bytes});
     }
-    (*offsets)[r] = static_cast<Bytes>(s.displs[r]) * static_cast<Bytes>(s.extent);
+    (*offsets)[r] = static_cast<Bytes>(s.offsets[r]) * static_cast<Bytes>(s.extent);
   }
   *code = 0;
   return "";
@@ -68,8 +69,8 @@ int start(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Da
       mine.code = OPTIQ_ERR_ARG;
       mine.message = "MPI_IN_PLACE is not supported";
     } else {
-      Side send{"send", sendbuf, sendcounts, sdispls, sendtype};
-      Side recv{"recv", recvbuf, recvcounts, rdispls, recvtype};
+      Side send{"send", "sdispls", sendbuf, sendcounts, sdispls, sendtype};
+      Side recv{"recv", "rdispls", recvbuf, recvcounts, rdispls, recvtype};
       mine.message = check_side(send, c.size, &mine.sends, &buffers.send_off, &mine.code);
       if (mine.code == 0) mine.message = check_side(recv, c.size, &mine.recvs, &buffers.recv_off, &mine.code);
     }
