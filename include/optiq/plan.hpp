@@ -33,4 +33,11 @@ void validate_plan(const Plan& plan, const Topology& topo);
 // Splits `bytes` into `parts` whole numbers differing by at most one, larger ones first.
 std::vector<Bytes> split_evenly(Bytes bytes, std::size_t parts);
 
+// Splits `bytes` in proportion to non-negative `shares` into whole numbers summing exactly to
+// `bytes`; leftover bytes go to the largest remainders (ties: the earlier share).
+std::vector<Bytes> split_by_shares(Bytes bytes, const std::vector<double>& shares);
+
+// Moves the bytes of every part below `min_bytes` onto the largest part (ties: the earlier).
+std::vector<Bytes> merge_small_parts(std::vector<Bytes> parts, Bytes min_bytes);
+
 }  // namespace optiq

@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "optiq/cheapest.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/pattern.hpp"
 
@@ -43,6 +44,16 @@ void bind_pattern(nb::module_& m) {
 
   m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,
         "Yen's k shortest simple paths (lists of link ids) within a hop bound (-1: the diameter).");
+  m.def(
+      "cheapest_paths",
+      [](const Topology& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+         const std::vector<double>& node_weight, int hop_bound) {
+        CheapestPaths r = cheapest_paths(topo, jobs, link_weight, node_weight, hop_bound);
+        return std::make_pair(std::move(r.cost), std::move(r.paths));
+      },
+      "topology"_a, "jobs"_a, "link_weight"_a, "node_weight"_a = std::vector<double>{}, "hop_bound"_a = -1,
+      "Per job, the path minimising link weights (+ weights of nodes passed through), fewest hops among "
+      "ties; returns (costs, paths). hop_bound -1: unbounded.");
   nb::class_<CandidateSet>(m, "CandidateSet", "Candidate paths for every job of a pattern.")
       .def_ro("k", &CandidateSet::k)
       .def_ro("hop_bound", &CandidateSet::hop_bound)

@@ -33,11 +33,5 @@ void validate_plan(const Plan& plan, const Topology& topo) {
   }
 }
 
-std::vector<Bytes> split_evenly(Bytes bytes, std::size_t parts) {
-  if (parts == 0) return {};
-  std::vector<Bytes> out(parts, bytes / parts);
-  for (std::size_t i = 0; i < bytes % parts; ++i) ++out[i];
-  return out;
-}
 
 }  // namespace optiq

@@ -1,0 +1,170 @@
+"""``opt`` and ``optimal``: the path LP solved exactly, then turned into whole bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _core
+from . import colgen
+from .master import PathMaster
+from .rounding import merge_small, select_columns, whole_bytes
+
+
+@dataclass
+class LpOptions:
+    k: int = 50                      # opt: candidate paths per job
+    hop_bound: int = -1              # opt: -1 = diameter; optimal: -1 = no bound
+    min_path_bytes: int = 64 * 1024  # no path carries fewer bytes (one chunk)
+    max_paths: int | None = None     # at most this many paths per job
+    forward_bandwidth: float | None = None  # bytes/s a node can relay, None: unlimited
+    gap: float = 1e-6                # stop column generation at this relative gap
+    max_iterations: int = 500
+
+
+# opt: besides each job's cheapest candidate, add its next cheapest ones that also price out,
+# so the candidate LP needs far fewer master solves.
+EXTRA_CANDIDATES = 4
+
+
+class _Model:
+    """The LP data of one workload: active jobs, normalised demands and capacities."""
+
+    def __init__(self, workload, options: LpOptions):
+        topo = workload.topology
+        self.workload = workload
+        self.active = [i for i, j in enumerate(workload.jobs) if j.bytes > 0]
+        self.job_bytes = np.array([workload.jobs[i].bytes for i in self.active], dtype=np.int64)
+        self.scale_bytes = float(self.job_bytes.max()) if len(self.active) else 1.0
+        capacity = np.array([topo.capacity(l) for l in range(topo.num_link_slots)])
+        self.ref_capacity = float(capacity.max())
+        self.link_weight = capacity / self.ref_capacity
+        forward = None
+        if options.forward_bandwidth is not None:
+            if not options.forward_bandwidth > 0:
+                raise _core.Error(f"forward bandwidth must be positive, got {options.forward_bandwidth}")
+            forward = options.forward_bandwidth / self.ref_capacity
+        self.master = PathMaster(self.job_bytes / self.scale_bytes, self.link_weight, forward)
+
+    def jobs(self):
+        return [self.workload.jobs[i] for i in self.active]
+
+    def add(self, job: int, links) -> None:
+        links = tuple(links)
+        topo = self.workload.topology
+        self.master.add_column(job, links, tuple(topo.link_src(l) for l in links[1:]))
+
+
+def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
+    w = np.zeros(size)
+    for key, value in duals.items():
+        w[key] = value
+    return w
+
+
+def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, options: LpOptions):
+    topo, workload = model.workload.topology, model.workload
+    master = model.master
+    _, x, _, _, _ = master.solve()
+    for _ in range(8):  # restrict to practical columns and re-optimise the split among them
+        keep = select_columns(model.job_bytes, master.columns, x, options.max_paths, options.min_path_bytes)
+        if all(x[i] <= 1e-12 or i in keep for i in range(len(x))):
+            break
+        master.fix_columns(keep)
+        _, x, _, _, _ = master.solve()
+
+    per_job: dict[int, list[int]] = {}
+    for i, (job, _) in enumerate(master.columns):
+        if x[i] > 1e-12:
+            per_job.setdefault(job, []).append(i)
+    plan_jobs = [_core.JobPlan(j, []) for j in workload.jobs]
+    for job, cols in per_job.items():
+        if options.max_paths is not None:
+            cols = sorted(cols, key=lambda i: (-x[i], i))[:options.max_paths]
+        split = merge_small(whole_bytes(int(model.job_bytes[job]), [x[i] for i in cols]), options.min_path_bytes)
+        plan_jobs[model.active[job]].paths = [_core.PathShare(list(master.columns[i][1]), b)
+                                              for i, b in zip(cols, split) if b > 0]
+    plan = _core.Plan(topo.spec, workload.routing.name, name, plan_jobs)
+    _core.validate_plan(plan, topo)
+
+    loads = np.array(_core.link_loads(plan, topo), dtype=float)
+    used = loads > 0
+    plan_value = float((loads[used] / model.link_weight[used]).max()) if used.any() else 0.0
+    bound = result.bound * model.scale_bytes
+    info = {
+        "bound": bound,
+        "gap": 0.0 if plan_value <= 0 else max(0.0, (plan_value - bound) / plan_value),
+        "lp_value": result.value * model.scale_bytes,
+        "lp_gap": result.gap,
+        "constraint_cost": 0.0 if result.value <= 0 else plan_value / (result.value * model.scale_bytes) - 1.0,
+        "iterations": result.iterations,
+        "columns": result.columns,
+    }
+    return plan, info
+
+
+def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
+    """The thesis' model: the best split over k candidate paths per job (Yen, hop-bounded)."""
+    topo = workload.topology
+    model = _Model(workload, options)
+    if candidates is None:
+        candidates = _core.generate_candidates(topo, workload.jobs, options.k, options.hop_bound, progress)
+    lists = [candidates.paths(i) for i in model.active]
+    for job, paths in enumerate(lists):
+        if not paths:
+            j = model.workload.jobs[model.active[job]]
+            raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
+                              f"{candidates.hop_bound}")
+        model.add(job, paths[0])
+    # Flat arrays so pricing over all candidates is a few numpy operations.
+    flat = np.array([l for paths in lists for p in paths for l in p], dtype=np.int64)
+    lengths = np.array([len(p) for paths in lists for p in paths], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(lengths)])
+    inner = np.array([topo.link_src(l) for paths in lists for p in paths for l in p[1:]], dtype=np.int64)
+    inner_starts = np.concatenate([[0], np.cumsum(np.maximum(lengths - 1, 0))])
+    job_starts = np.concatenate([[0], np.cumsum([len(paths) for paths in lists])])
+
+    def price(y, z):
+        yw = _weights(topo.num_link_slots, y)
+        cs = np.concatenate([[0.0], np.cumsum(yw[flat])])
+        cost = cs[starts[1:]] - cs[starts[:-1]]
+        if z:
+            zw = _weights(topo.num_nodes, z)
+            zs = np.concatenate([[0.0], np.cumsum(zw[inner])])
+            cost = cost + zs[inner_starts[1:]] - zs[inner_starts[:-1]]
+        out = []
+        for job, paths in enumerate(lists):
+            seg = cost[job_starts[job]:job_starts[job + 1]]
+            order = np.argsort(seg, kind="stable")[:EXTRA_CANDIDATES + 1]
+            cols = [(tuple(paths[c]), tuple(topo.link_src(l) for l in paths[c][1:]), float(seg[c])) for c in order]
+            out.append((cols[0][2], cols[0][0], cols[0][1], cols[1:]))
+        return out
+
+    result = colgen.solve(model.master, price, options.gap, options.max_iterations, progress, "opt")
+    plan, info = _finish(model, result, "opt", options)
+    info["candidate_seconds"] = candidates.seconds
+    return plan, info
+
+
+def plan_optimal(workload, options: LpOptions, progress=None):
+    """The optimum of the fluid model over every path (hop-bounded if a bound is given)."""
+    topo = workload.topology
+    model = _Model(workload, options)
+    jobs = model.jobs()
+    for job, j in enumerate(jobs):
+        model.add(job, workload.routing.route(j.src, j.dst))
+
+    def price(y, z):
+        yw = _weights(topo.num_link_slots, y)
+        zw = _weights(topo.num_nodes, z) if model.master.forward_weight is not None else np.zeros(0)
+        costs, paths = _core.cheapest_paths(topo, jobs, yw, zw, options.hop_bound)
+        return [(c, tuple(p), tuple(topo.link_src(l) for l in p[1:]), ()) for c, p in zip(costs, paths)]
+
+    if options.hop_bound >= 0:
+        for job, j in enumerate(jobs):
+            if topo.hop_distance(j.src, j.dst) > options.hop_bound:
+                raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
+                                  f"{options.hop_bound}")
+    result = colgen.solve(model.master, price, options.gap, options.max_iterations, progress, "optimal")
+    return _finish(model, result, "optimal", options)

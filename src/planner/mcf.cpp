@@ -1,0 +1,174 @@
+// mcf planner: see include/optiq/mcf.hpp for the method and its certificate.
+#include "optiq/mcf.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common.hpp"
+#include "optiq/cheapest.hpp"
+
+namespace optiq {
+
+namespace {
+
+struct PathFlow {
+  LinkPath links;
+  double x = 0;  // bytes
+};
+
+// Link and node loads with the exponential potential exp(eta * (u - U) / U) of each
+// utilisation u (load over capacity, in seconds) against the reference utilisation U.
+class Loads {
+ public:
+  Loads(const Topology& topo, double forward_bandwidth)
+      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_link_slots(), 0.0),
+        node_(forward_bandwidth > 0 ? topo.num_nodes() : 0, 0.0) {}
+
+  void add(const LinkPath& p, double x) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      link_[p[i]] += x;
+      if (fwd_cap_ > 0 && i > 0) node_[topo_.link_src(p[i])] += x;
+    }
+  }
+  double max_utilisation() const {
+    double u = 0;
+    for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l)
+      if (link_[l] > 0) u = std::max(u, link_[l] / topo_.capacity(l));
+    for (double f : node_) u = std::max(u, f / fwd_cap_);
+    return u;
+  }
+  void set_reference(double eta, double U) { eta_ = eta, ref_ = U; }
+  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / topo_.capacity(l) - ref_) / ref_); }
+  double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
+  // First and second derivative of the potential along a path, up to the common factor eta/U.
+  void slope(const LinkPath& p, double& d, double& h) const {
+    d = h = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double c = topo_.capacity(p[i]), g = link_g(p[i]);
+      d += g / c, h += g / (c * c);
+      if (fwd_cap_ > 0 && i > 0) {
+        const double gv = node_g(topo_.link_src(p[i]));
+        d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
+      }
+    }
+  }
+  bool forwarding() const { return fwd_cap_ > 0; }
+  double forward_capacity() const { return fwd_cap_; }
+
+ private:
+  const Topology& topo_;
+  double fwd_cap_;
+  std::vector<double> link_, node_;
+  double eta_ = 1, ref_ = 1;
+};
+
+}  // namespace
+
+McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+                   const McfOptions& o) {
+  if (!(o.epsilon > 0 && o.epsilon < 1)) throw Error("epsilon must be in (0, 1), got " + std::to_string(o.epsilon));
+  if (o.max_iterations < 1) throw Error("max_iterations must be at least 1");
+  if (!(o.forward_bandwidth >= 0)) throw Error("forward bandwidth must be non-negative");
+  if (o.max_paths < 0) throw Error("max_paths must be non-negative");
+  McfResult result;
+  result.plan = detail::empty_plan(topo, routing, "mcf", jobs);
+
+  std::vector<std::size_t> active;
+  std::vector<Job> active_jobs;
+  for (std::size_t j = 0; j < jobs.size(); ++j)
+    if (jobs[j].bytes > 0) active.push_back(j), active_jobs.push_back(jobs[j]);
+  if (active.empty()) return result;
+
+  Loads loads(topo, o.forward_bandwidth);
+  std::vector<double> link_w(topo.num_link_slots(), 0.0), node_w(loads.forwarding() ? topo.num_nodes() : 0, 0.0);
+  for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+    if (topo.link_exists(l)) link_w[l] = 1.0 / topo.capacity(l);
+  CheapestPaths priced = cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
+  std::vector<std::vector<PathFlow>> flows(active.size());
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    detail::require_candidates(active_jobs[a], active[a], std::isinf(priced.cost[a]) ? 0 : 1,
+                               o.hop_bound < 0 ? topo.num_nodes() : o.hop_bound);
+    flows[a].push_back({priced.paths[a], static_cast<double>(active_jobs[a].bytes)});
+    loads.add(priced.paths[a], flows[a][0].x);
+  }
+
+  // The potential sharpens from smooth (eta 2) to nearly the max (eta_max), so early steps
+  // spread flow broadly and late steps act on the bottleneck links only.
+  const double eta_max = 4.0 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
+  double eta = 2.0, best_bound = 0.0, U = loads.max_utilisation();
+  for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
+    result.iterations = it;
+    loads.set_reference(eta, U);
+    double scale = 0;
+    for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+      if (topo.link_exists(l)) {
+        const double g = loads.link_g(l);
+        link_w[l] = g / topo.capacity(l);
+        scale += g;
+      }
+    for (std::size_t v = 0; v < node_w.size(); ++v) {
+      node_w[v] = loads.node_g(static_cast<NodeId>(v)) / loads.forward_capacity();
+      scale += node_w[v] * loads.forward_capacity();
+    }
+    priced = cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
+    double priced_sum = 0;
+    for (std::size_t a = 0; a < active.size(); ++a) priced_sum += static_cast<double>(active_jobs[a].bytes) * priced.cost[a];
+    best_bound = std::max(best_bound, priced_sum / scale);
+    if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
+    if (U <= (1.0 + o.epsilon) * best_bound) break;
+
+    const double step_scale = U / eta;  // the common factor dropped in Loads::slope
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      auto& set = flows[a];
+      const LinkPath& best = priced.paths[a];
+      std::size_t b = 0;
+      while (b < set.size() && set[b].links != best) ++b;
+      if (b == set.size()) set.push_back({best, 0.0});
+      for (std::size_t p = 0; p < set.size(); ++p) {
+        if (p == b || set[p].x <= 0) continue;
+        double dp, hp, db, hb;
+        loads.slope(set[p].links, dp, hp);
+        loads.slope(set[b].links, db, hb);
+        if (dp <= db) continue;
+        const double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
+        loads.add(set[p].links, -move);
+        loads.add(set[b].links, move);
+        set[p].x -= move;
+        set[b].x += move;
+      }
+      const double tiny = 1e-9 * static_cast<double>(active_jobs[a].bytes);
+      for (std::size_t p = 0; p < set.size(); ++p)
+        if (p != b && set[p].x < tiny && set[p].x != 0) {
+          loads.add(set[p].links, -set[p].x);
+          loads.add(set[b].links, set[p].x);
+          set[b].x += set[p].x;
+          set[p].x = 0;
+        }
+      set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
+    }
+    U = loads.max_utilisation();
+    eta = std::min(eta_max, eta * 1.25);
+  }
+  result.flow_seconds = U;
+  result.bound_seconds = std::min(best_bound, U);
+
+  // Whole bytes; practical limits on paths per job and bytes per path.
+  Loads final_loads(topo, o.forward_bandwidth);
+  for (std::size_t a = 0; a < active.size(); ++a) {
+    auto set = flows[a];
+    std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
+    if (o.max_paths > 0 && static_cast<int>(set.size()) > o.max_paths) set.resize(o.max_paths);
+    std::vector<double> shares;
+    for (const auto& f : set) shares.push_back(f.x);
+    const auto split = merge_small_parts(split_by_shares(active_jobs[a].bytes, shares), o.min_path_bytes);
+    for (std::size_t p = 0; p < set.size(); ++p)
+      if (split[p] > 0) {
+        result.plan.jobs[active[a]].paths.push_back({set[p].links, split[p]});
+        final_loads.add(set[p].links, static_cast<double>(split[p]));
+      }
+  }
+  result.plan_seconds = final_loads.max_utilisation();
+  return result;
+}
+
+}  // namespace optiq
