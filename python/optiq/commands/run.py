@@ -1,0 +1,194 @@
+"""``optiq run``: move a pattern's bytes with optiq and with MPI_Alltoallv under mpirun, check
+every byte, and compare per-call times."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from .. import _core
+from .common import print_json
+
+EXAMPLES = """examples:
+  optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
+  optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 8MiB --planner default --json
+  optiq run --np 16 --topology bgq:2x2x2x2x2 --ranks-per-node 2 --pattern alltoall --bytes 64KiB \\
+            --planner heu1 --transport rma --chunk 4KiB --iterations 10
+  optiq run --np 16 --topology torus:4x4 --pattern disjoint --sources 2 --dests 8 --bytes 4MiB
+  optiq run --np 8 --topology torus:2x2x2 --plan plan.json      # a plan made by 'optiq plan --out'
+
+The driver program (optiq-driver) fills every message with bytes computed from its source,
+destination and offset, runs MPI_Alltoallv and optiq alternately on the same buffers, and checks
+every delivered byte of every call: "verified" is true only if all of them matched.
+Set OPTIQ_DRIVER to use another build of the driver.
+"""
+
+PATTERNS = ("alltoall", "shift")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "run", help="move a pattern's bytes with optiq and MPI_Alltoallv under mpirun and compare",
+        description="Launch the optiq driver with mpirun: it runs the same exchange with MPI_Alltoallv and "
+                    "with optiq (planned online, or from a plan file), checks every delivered byte and "
+                    "reports per-call times (min, median, max over the timed calls, each the time of the "
+                    "slowest rank) and throughput.",
+        epilog=EXAMPLES)
+    job = p.add_argument_group("job")
+    job.add_argument("--np", type=int, required=True, metavar="N", help="number of MPI ranks")
+    job.add_argument("--topology", required=True, metavar="SPEC",
+                     help="the machine the ranks are placed on: torus:2x2x2, bgq:2x2x2x2x2, mira:512, ...")
+    job.add_argument("--ranks-per-node", type=int, default=1, metavar="R",
+                     help="rank r runs on node r / R (default: %(default)s)")
+    pat = p.add_argument_group("pattern (ranks are the endpoints)")
+    src = pat.add_mutually_exclusive_group()
+    src.add_argument("--pattern", default="alltoall", metavar="P",
+                     help=f"{', '.join(PATTERNS + tuple(_core.pattern_names()))}: every rank to every rank, "
+                          "rank r to r + N/2, or the planning core's patterns over the N ranks "
+                          "(default: %(default)s)")
+    src.add_argument("--plan", metavar="FILE", help="execute this plan file instead (optiq plan --out)")
+    pat.add_argument("--bytes", default="1MiB", metavar="SIZE",
+                     help="bytes per message: 1MiB, 64KiB, uniform:LO:HI, pareto:ALPHA:MIN[:MAX] (default: %(default)s)")
+    pat.add_argument("--sources", type=int, default=-1, metavar="M", help="sources of a core pattern")
+    pat.add_argument("--dests", type=int, default=-1, metavar="D", help="destinations of a core pattern")
+    pat.add_argument("--start-src", type=int, default=-1, metavar="R", help="first source rank of a core pattern")
+    pat.add_argument("--start-dst", type=int, default=-1, metavar="R", help="first destination rank")
+    pat.add_argument("--seed", type=int, default=0, help="seed for random patterns and sizes (default: 0)")
+    rt = p.add_argument_group("runtime")
+    rt.add_argument("--planner", default="heu2", metavar="X",
+                    help=f"planner of the core: {', '.join(_core.planner_names())} (default: %(default)s)")
+    rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"),
+                    help="two-sided or one-sided (default: %(default)s)")
+    rt.add_argument("--chunk", default="0", metavar="SIZE", help="bytes per message; 0: automatic (default)")
+    rt.add_argument("--budget", default="16MiB", metavar="SIZE",
+                    help="forwarding memory per rank (default: %(default)s)")
+    rt.add_argument("--threshold", default="64KiB", metavar="SIZE",
+                    help="messages below this go directly, unplanned (default: %(default)s)")
+    rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
+                    help="which waiting chunk goes first (default: %(default)s)")
+    rt.add_argument("--max-inflight", type=int, default=16, metavar="K",
+                    help="data messages in flight per rank (default: %(default)s)")
+    meas = p.add_argument_group("measurement")
+    meas.add_argument("--iterations", type=int, default=5, metavar="K", help="timed calls of each (default: %(default)s)")
+    meas.add_argument("--warmup", type=int, default=1, metavar="W",
+                      help="untimed (but checked) calls first; the first optiq call plans (default: %(default)s)")
+    meas.add_argument("--timeout", type=float, default=600, metavar="SECONDS",
+                      help="give up after this long (default: %(default)s)")
+    meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
+    out = p.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help="print the driver's JSON document")
+    p.set_defaults(func=run)
+
+
+def driver_path() -> Path:
+    """The optiq-driver executable: $OPTIQ_DRIVER, else the one installed with the package."""
+    env = os.environ.get("OPTIQ_DRIVER")
+    path = Path(env) if env else Path(__file__).resolve().parent.parent / "bin" / "optiq-driver"
+    if not path.is_file():
+        raise _core.Error(f"the MPI driver is not at {path}: install Open MPI and rebuild "
+                          "(scripts/setup.sh does both), or set OPTIQ_DRIVER")
+    return path
+
+
+def launcher(mpirun: str, np: int) -> list[str]:
+    """mpirun with what this machine needs: Open MPI refuses root and more ranks than cores."""
+    exe = shutil.which(mpirun)
+    if not exe:
+        raise _core.Error(f"'{mpirun}' not found: install Open MPI (scripts/setup.sh does)")
+    cmd = [exe, "-np", str(np)]
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    if "Open MPI" in version or "OpenRTE" in version:
+        cmd.append("--oversubscribe")
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-run-as-root")
+    return cmd
+
+
+def check_arguments(args) -> None:
+    if args.np < 1:
+        raise _core.Error(f"--np must be at least 1, got {args.np}")
+    if args.ranks_per_node < 1:
+        raise _core.Error(f"--ranks-per-node must be at least 1, got {args.ranks_per_node}")
+    if args.iterations < 1:
+        raise _core.Error(f"--iterations must be at least 1, got {args.iterations}")
+    if args.warmup < 0:
+        raise _core.Error(f"--warmup must not be negative, got {args.warmup}")
+    if args.seed < 0:
+        raise _core.Error(f"seed must be non-negative, got {args.seed}")
+    if args.max_inflight < 1:
+        raise _core.Error(f"--max-inflight must be at least 1, got {args.max_inflight}")
+    known = PATTERNS + tuple(_core.pattern_names())
+    if not args.plan and args.pattern not in known:
+        raise _core.Error(f"unknown pattern '{args.pattern}' (known: {', '.join(known)})")
+    for flag in ("chunk", "budget", "threshold"):
+        _core.parse_bytes(getattr(args, flag))  # raises optiq.Error naming the bad size
+    if not args.plan and not args.bytes.startswith(("uniform:", "pareto:")):
+        _core.parse_bytes(args.bytes)
+    if args.plan and not Path(args.plan).is_file():
+        raise _core.Error(f"cannot read plan file '{args.plan}'")
+
+
+def driver_arguments(args) -> list[str]:
+    out = ["--topology", args.topology, "--ranks-per-node", str(args.ranks_per_node),
+           "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
+           "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
+           "--warmup", str(args.warmup), "--max-inflight", str(args.max_inflight)]
+    if args.plan:
+        return out + ["--plan", str(Path(args.plan).resolve())]
+    out += ["--pattern", args.pattern, "--bytes", args.bytes, "--planner", args.planner, "--seed", str(args.seed)]
+    for flag in ("sources", "dests", "start_src", "start_dst"):
+        value = getattr(args, flag)
+        if value >= 0:
+            out += ["--" + flag.replace("_", "-"), str(value)]
+    return out
+
+
+def launch(args) -> dict:
+    check_arguments(args)
+    cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        raise _core.Error(f"no result after {args.timeout:g} s; the MPI job was stopped") from None
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-driver: error: ")]
+    if errors:
+        raise _core.Error(errors[0][len("optiq-driver: error: "):])
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+        raise _core.Error(f"the MPI job failed (exit status {proc.returncode}): {tail or 'no output'}")
+    return json.loads(lines[-1])
+
+
+def milliseconds(summary: dict) -> str:
+    return "  ".join(f"{summary[k] * 1e3:10.3f}" for k in ("min", "median", "max"))
+
+
+def report(r: dict) -> None:
+    what = f"plan {r['plan']}" if "plan" in r else f"pattern {r['pattern']}, planner {r['planner']}"
+    print(f"{r['ranks']} ranks on {r['topology']} ({r['ranks_per_node']} per node), {what}, "
+          f"transport {r['transport']}")
+    calls = r["iterations"] + r["warmup"]
+    print(f"{r['messages']} messages, {r['bytes'] / 1e6:.3f} MB per call; every byte of {calls} calls of each "
+          f"checked: {'verified' if r['verified'] else 'WRONG BYTES'}")
+    print(f"{'':16}{'min ms':>10}  {'median ms':>10}  {'max ms':>10}  {'GB/s (median)':>14}")
+    print(f"{'MPI_Alltoallv':16}{milliseconds(r['mpi_alltoallv_seconds'])}  {r['mpi_alltoallv_gbps']:14.3f}")
+    print(f"{'optiq':16}{milliseconds(r['optiq_seconds'])}  {r['optiq_gbps']:14.3f}")
+    print(f"first optiq call (plans) {r['first_call_seconds'] * 1e3:.3f} ms; forwarded {r['forwarded_bytes'] / 1e6:.3f} MB "
+          f"in {r['forwarded_chunks']} chunks; most held in one rank's slots {r['held_bytes_peak']} bytes "
+          f"(budget {r['budget']})")
+    if not r["verified"]:
+        w = r["wrong_messages"]
+        print(f"wrong messages: optiq {w['optiq']}, MPI_Alltoallv {w['mpi_alltoallv']}")
+
+
+def run(args) -> int:
+    result = launch(args)
+    if args.json:
+        print_json(result)
+    else:
+        report(result)
+    return 0 if result["verified"] else 1
