@@ -8,9 +8,10 @@
 
 namespace optiq::rt {
 
-void agree_status(const Comms& comms, int code, const std::string& message) {
-  std::vector<int> codes(comms.size);
-  MPI_Allgather(&code, 1, MPI_INT, codes.data(), 1, MPI_INT, comms.ctrl);
+namespace {
+
+// After the codes of all ranks are known: the lowest failing rank's message goes to all.
+void raise_first(const Comms& comms, const std::vector<int>& codes, const std::string& message) {
   const auto bad = std::find_if(codes.begin(), codes.end(), [](int c) { return c != 0; });
   if (bad == codes.end()) return;
   const int root = static_cast<int>(bad - codes.begin());
@@ -19,6 +20,14 @@ void agree_status(const Comms& comms, int code, const std::string& message) {
   std::string text = comms.rank == root ? message : std::string(len, '\0');
   MPI_Bcast(text.data(), len, MPI_CHAR, root, comms.ctrl);
   throw Failure(*bad, comms.size > 1 ? "rank " + std::to_string(root) + ": " + text : text);
+}
+
+}  // namespace
+
+void agree_status(const Comms& comms, int code, const std::string& message) {
+  std::vector<int> codes(comms.size);
+  MPI_Allgather(&code, 1, MPI_INT, codes.data(), 1, MPI_INT, comms.ctrl);
+  raise_first(comms, codes, message);
 }
 
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
@@ -109,9 +118,10 @@ void digest(const LocalPattern& p, std::uint64_t* h1, std::uint64_t* h2) {
   *h2 = b;
 }
 
-struct Contribution {
+struct Contribution {  // one collective carries the verdict and the digest
   std::uint64_t h1, h2;
   std::int64_t sends, recvs;
+  std::int64_t code;
 };
 
 }  // namespace
@@ -119,14 +129,16 @@ struct Contribution {
 std::shared_ptr<const RankSchedule> agree_pattern(const Comms& comms, const LocalPattern& mine, PlanCache* cache,
                                                   const Schedules& make, bool* cache_hit) {
   *cache_hit = false;
-  agree_status(comms, mine.code, mine.message);
-
   Contribution c{};
   digest(mine, &c.h1, &c.h2);
   c.sends = static_cast<std::int64_t>(mine.sends.size());
   c.recvs = static_cast<std::int64_t>(mine.recvs.size());
+  c.code = mine.code;
   std::vector<Contribution> all(comms.size);
   MPI_Allgather(&c, sizeof c, MPI_BYTE, all.data(), sizeof c, MPI_BYTE, comms.ctrl);
+  std::vector<int> codes;
+  for (const Contribution& x : all) codes.push_back(static_cast<int>(x.code));
+  raise_first(comms, codes, mine.message);
   std::vector<std::uint64_t> key;
   for (const Contribution& x : all) {
     key.push_back(x.h1);
