@@ -30,7 +30,8 @@ struct Call {  // one alltoallv's arguments, correct until a test spoils them
 // Every rank returns `want`, the message mentions `needle`, and a correct call then succeeds.
 void expect_error(optiq_t ctx, int got, int want, const char* needle, const std::string& what, Checker& ck) {
   const int status = common_status(got);
-  if (std::getenv("OPTIQ_TEST_TRACE") && world_rank() == 0) std::fprintf(stderr, "%s -> %s: %s\n", what.c_str(), optiq_status_name(got), optiq_error_string(ctx));
+  if (std::getenv("OPTIQ_TEST_TRACE") && world_rank() == 0)  // to read every message once
+    std::fprintf(stderr, "%s -> %s: %s\n", what.c_str(), optiq_status_name(got), optiq_error_string(ctx));
   ck.expect(status == want, "%s: status %s on every rank? got %s (%s)", what.c_str(), optiq_status_name(want),
             status < 0 ? "different statuses" : optiq_status_name(status), optiq_error_string(ctx));
   ck.expect(std::string(optiq_error_string(ctx)).find(needle) != std::string::npos,

@@ -170,8 +170,10 @@ std::shared_ptr<const RankSchedule> agree_pattern(const Comms& comms, const Loca
     std::vector<std::vector<PeerBytes>> sends(comms.size), recvs(comms.size);
     for (int r = 0; r < comms.size; ++r) {
       const std::int64_t* p = gathered.data() + displs[r];
-      for (std::int64_t i = 0; i < all[r].sends; ++i, p += 2) sends[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
-      for (std::int64_t i = 0; i < all[r].recvs; ++i, p += 2) recvs[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
+      for (std::int64_t i = 0; i < all[r].sends; ++i, p += 2)
+        sends[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
+      for (std::int64_t i = 0; i < all[r].recvs; ++i, p += 2)
+        recvs[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
     }
     return make(sends, recvs);
   });

@@ -1,5 +1,5 @@
-// A rank's schedule as bytes, to ship it from the planning rank. Same binary layout on both
-// ends (the ranks of one job run the same build); a header and bounds checks catch garbage.
+// A rank's schedule as bytes, to ship it from the planning rank. Fields in host byte order
+// (the ranks of one job run the same build); a header and bounds checks catch garbage.
 #include <cstring>
 #include <type_traits>
 
@@ -13,13 +13,43 @@ namespace {
 constexpr std::uint32_t kMagic = 0x6f707173;  // "opqs"
 constexpr std::uint32_t kVersion = 1;
 
+// Each record field by field: copying whole structs would copy their padding, which holds
+// whatever was in memory and makes equal schedules serialise differently.
+template <class F>
+void fields(SendFlow& x, F&& f) {
+  f(x.next), f(x.tag), f(x.next_class), f(x.dst), f(x.offset), f(x.bytes), f(x.chunk);
+}
+template <class F>
+void fields(ForwardEntry& x, F&& f) {
+  f(x.upstream), f(x.tag_in), f(x.in_class), f(x.next), f(x.tag_out), f(x.next_class), f(x.bytes), f(x.chunk);
+}
+template <class F>
+void fields(RecvFlow& x, F&& f) {
+  f(x.upstream), f(x.tag), f(x.src), f(x.offset), f(x.bytes), f(x.chunk);
+}
+template <class F>
+void fields(SelfCopy& x, F&& f) {
+  f(x.offset), f(x.bytes);
+}
+template <class F>
+void fields(Stream& x, F&& f) {
+  f(x.peer), f(x.cls), f(x.chunks), f(x.first_slot), f(x.initial), f(x.slot_bytes);
+}
+template <class F>
+void fields(PeerBytes& x, F&& f) {
+  f(x.peer), f(x.bytes);
+}
+
 class Writer {
  public:
   template <class T>
   void put(const T& v) {
-    static_assert(std::is_trivially_copyable_v<T>);
-    const char* p = reinterpret_cast<const char*>(&v);
-    out_.append(p, sizeof(T));
+    if constexpr (std::is_arithmetic_v<T>) {
+      out_.append(reinterpret_cast<const char*>(&v), sizeof(T));
+    } else {
+      T copy = v;
+      fields(copy, [&](const auto& m) { put(m); });
+    }
   }
   template <class T>
   void put_vector(const std::vector<T>& v) {
@@ -37,17 +67,20 @@ class Reader {
   explicit Reader(const std::string& in) : in_(in) {}
   template <class T>
   T get() {
-    static_assert(std::is_trivially_copyable_v<T>);
-    if (in_.size() - pos_ < sizeof(T)) throw Error("truncated schedule");
-    T v;
-    std::memcpy(&v, in_.data() + pos_, sizeof(T));
-    pos_ += sizeof(T);
+    T v{};
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (in_.size() - pos_ < sizeof(T)) throw Error("truncated schedule");
+      std::memcpy(&v, in_.data() + pos_, sizeof(T));
+      pos_ += sizeof(T);
+    } else {
+      fields(v, [&](auto& m) { m = get<std::remove_reference_t<decltype(m)>>(); });
+    }
     return v;
   }
   template <class T>
   std::vector<T> get_vector() {
     const auto n = get<std::uint64_t>();
-    if (n > (in_.size() - pos_) / sizeof(T)) throw Error("truncated schedule");
+    if (n > in_.size() - pos_) throw Error("truncated schedule");  // every record takes bytes
     std::vector<T> v(n);
     for (auto& x : v) x = get<T>();
     return v;
