@@ -15,6 +15,10 @@ struct PlannerOptions {
   int hop_bound = -1;          // < 0: the topology's diameter
   int maxload = 16;            // heu1: starting limit on paths per link
   Bytes chunk = 64 * 1024;     // heu2: bytes assigned per step
+  double epsilon = 0.02;       // mcf: target gap to its proven bound
+  Bytes min_path_bytes = 64 * 1024;  // mcf: no path carries fewer bytes
+  int max_paths = 0;           // mcf: paths per job, 0 = no limit
+  double forward_bandwidth = 0;  // mcf: bytes/s a node can relay, 0 = unlimited
   Progress progress = nullptr;
 };
 
@@ -29,7 +33,7 @@ Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vec
 
 std::vector<std::string> planner_names();
 bool planner_needs_candidates(const std::string& name);
-// Runs a planner by name. Candidate paths are generated unless `candidates` is given.
+// Runs a planner by name ("default", "heu1", "heu2", "mcf"; mcf's hop bound < 0 means none). Candidate paths are generated unless `candidates` is given.
 Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel& routing,
                const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates = nullptr);
 

@@ -3,6 +3,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "optiq/mcf.hpp"
 #include "optiq/metrics.hpp"
 #include "optiq/plan_io.hpp"
 #include "optiq/planner.hpp"
@@ -62,6 +63,33 @@ void bind_plan(nb::module_& m) {
   m.def("load_plan", &load_plan, "path"_a);
   m.def("save_plan", &save_plan, "plan"_a, "topology"_a, "path"_a);
 
+  nb::class_<McfResult>(m, "McfResult")
+      .def_ro("plan", &McfResult::plan)
+      .def_ro("bound_seconds", &McfResult::bound_seconds)
+      .def_ro("flow_seconds", &McfResult::flow_seconds)
+      .def_ro("plan_seconds", &McfResult::plan_seconds)
+      .def_ro("iterations", &McfResult::iterations)
+      .def_prop_ro("gap", &McfResult::gap);
+  m.def(
+      "plan_mcf",
+      [](const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs, double epsilon,
+         int max_iterations, int hop_bound, Bytes min_path_bytes, int max_paths, double forward_bandwidth,
+         Progress progress) {
+        McfOptions o;
+        o.epsilon = epsilon;
+        o.max_iterations = max_iterations;
+        o.hop_bound = hop_bound;
+        o.min_path_bytes = min_path_bytes;
+        o.max_paths = max_paths;
+        o.forward_bandwidth = forward_bandwidth;
+        o.progress = std::move(progress);
+        return plan_mcf(topo, routing, jobs, o);
+      },
+      "topology"_a, "routing"_a, "jobs"_a, "epsilon"_a = 0.02, "max_iterations"_a = 300, "hop_bound"_a = -1,
+      "min_path_bytes"_a = 65536, "max_paths"_a = 0, "forward_bandwidth"_a = 0.0, "progress"_a = nb::none(),
+      "Max-concurrent-flow plan with a proven lower bound on the fluid transfer time (no LP solver).");
+  m.def("split_by_shares", &split_by_shares, "bytes"_a, "shares"_a);
+  m.def("merge_small_parts", &merge_small_parts, "parts"_a, "min_bytes"_a);
   m.def("planner_names", &planner_names);
   m.def("planner_needs_candidates", &planner_needs_candidates, "name"_a);
   m.def(

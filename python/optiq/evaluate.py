@@ -1,4 +1,4 @@
-"""Run planners on one workload and collect their plans, timings and metrics."""
+"""Run planners on one workload and collect their plans, timings, metrics and bounds."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import _core
+from .lp.planners import LpOptions, plan_opt, plan_optimal
 
 METRIC_KEYS = (
     "paths", "paths_per_job_max", "paths_per_job_avg", "paths_per_link_max", "paths_per_link_avg",
@@ -15,10 +16,15 @@ METRIC_KEYS = (
 
 @dataclass
 class PlannerOptions:
-    k: int = 50
-    hop_bound: int = -1
-    maxload: int = 16
-    chunk: int = 64 * 1024
+    k: int = 50                    # heu1, heu2, opt: candidate paths per job
+    hop_bound: int = -1            # -1: diameter for candidates; no bound for optimal and mcf
+    maxload: int = 16              # heu1
+    chunk: int = 64 * 1024         # heu2
+    epsilon: float = 0.02          # mcf: target gap to its bound
+    gap: float = 1e-6              # opt, optimal: column generation stops at this gap
+    min_path_bytes: int = 64 * 1024  # opt, optimal, mcf
+    max_paths: int | None = None   # opt, optimal, mcf
+    forward_bandwidth: float | None = None  # opt, optimal, mcf: bytes/s a node can relay
 
 
 @dataclass
@@ -27,19 +33,85 @@ class Result:
     seconds: float  # planning time, including candidate generation where the planner needs it
     plan: _core.Plan
     metrics: _core.Metrics
+    bound: float | None = None  # proven lower bound on the busiest link's bytes
+    gap: float | None = None    # 1 - bound / the plan's busiest link
     extra: dict = field(default_factory=dict)
 
     def metrics_dict(self) -> dict:
         return {key: getattr(self.metrics, key) for key in METRIC_KEYS}
 
+    def json(self) -> dict:
+        out = {"planner": self.planner, "seconds": self.seconds, "metrics": self.metrics_dict()}
+        if self.bound is not None:
+            out["bound"] = self.bound
+            out["gap"] = self.gap
+        return out
+
+
+def _lp_options(o: PlannerOptions) -> LpOptions:
+    return LpOptions(k=o.k, hop_bound=o.hop_bound, min_path_bytes=o.min_path_bytes, max_paths=o.max_paths,
+                     forward_bandwidth=o.forward_bandwidth, gap=o.gap)
+
+
+def _core_planner(name):
+    def run(workload, o, candidates, progress):
+        plan = _core.make_plan(name, workload.topology, workload.routing, workload.jobs, k=o.k, hop_bound=o.hop_bound,
+                               maxload=o.maxload, chunk=o.chunk, candidates=candidates, progress=progress)
+        return plan, {}
+    return run
+
+
+def _mcf(workload, o, candidates, progress):
+    r = _core.plan_mcf(workload.topology, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
+                       min_path_bytes=o.min_path_bytes, max_paths=o.max_paths or 0,
+                       forward_bandwidth=o.forward_bandwidth or 0.0, progress=progress)
+    capacity = workload.topology.link_bandwidth
+    return r.plan, {"bound": r.bound_seconds * capacity, "gap": r.gap, "iterations": r.iterations,
+                    "constraint_cost": r.plan_seconds / r.flow_seconds - 1 if r.flow_seconds > 0 else 0.0}
+
+
+def _opt(workload, o, candidates, progress):
+    return plan_opt(workload, _lp_options(o), candidates, progress)
+
+
+def _optimal(workload, o, candidates, progress):
+    return plan_optimal(workload, _lp_options(o), progress)
+
+
+# name -> (runner, uses shared k-shortest candidates)
+PLANNERS = {
+    "default": (_core_planner("default"), False),
+    "heu1": (_core_planner("heu1"), True),
+    "heu2": (_core_planner("heu2"), True),
+    "opt": (_opt, True),
+    "optimal": (_optimal, False),
+    "mcf": (_mcf, False),
+}
+
+
+def planner_names() -> list[str]:
+    return list(PLANNERS)
+
 
 def check_planner_names(names: list[str]) -> None:
-    known = _core.planner_names()
     for name in names:
-        if name not in known:
-            raise _core.Error(f"unknown planner '{name}' (known: {', '.join(known)})")
+        if name not in PLANNERS:
+            raise _core.Error(f"unknown planner '{name}' (known: {', '.join(PLANNERS)})")
     if not names:
         raise _core.Error("no planner given")
+
+
+def check_options(o: PlannerOptions) -> None:
+    if o.k < 1:
+        raise _core.Error(f"k must be at least 1, got {o.k}")
+    if not 0 < o.epsilon < 1:
+        raise _core.Error(f"epsilon must be in (0, 1), got {o.epsilon}")
+    if not 0 <= o.gap < 1:
+        raise _core.Error(f"gap must be in [0, 1), got {o.gap}")
+    if o.max_paths is not None and o.max_paths < 1:
+        raise _core.Error(f"max-paths must be at least 1, got {o.max_paths}")
+    if o.forward_bandwidth is not None and not o.forward_bandwidth > 0:
+        raise _core.Error(f"forward bandwidth must be positive, got {o.forward_bandwidth}")
 
 
 def run_planners(workload, names: list[str], options: PlannerOptions, progress=None) -> list[Result]:
@@ -49,24 +121,23 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
     comparable with the thesis' path-searching times.
     """
     check_planner_names(names)
-    if options.k < 1:
-        raise _core.Error(f"k must be at least 1, got {options.k}")
+    check_options(options)
     candidates = None
     results = []
     for name in names:
         if progress:
             progress.note(f"planning with {name}")
+        runner, uses_candidates = PLANNERS[name]
         extra_seconds = 0.0
-        if _core.planner_needs_candidates(name):
+        if uses_candidates:
             if candidates is None:
                 candidates = _core.generate_candidates(workload.topology, workload.jobs, options.k,
                                                        options.hop_bound, progress)
             extra_seconds = candidates.seconds
         start = time.perf_counter()
-        plan = _core.make_plan(name, workload.topology, workload.routing, workload.jobs, k=options.k,
-                               hop_bound=options.hop_bound, maxload=options.maxload, chunk=options.chunk,
-                               candidates=candidates, progress=progress)
+        plan, info = runner(workload, options, candidates, progress)
         seconds = time.perf_counter() - start + extra_seconds
         _core.validate_plan(plan, workload.topology)
-        results.append(Result(name, seconds, plan, _core.compute_metrics(plan, workload.topology)))
+        results.append(Result(name, seconds, plan, _core.compute_metrics(plan, workload.topology),
+                              info.pop("bound", None), info.pop("gap", None), info))
     return results

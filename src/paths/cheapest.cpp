@@ -25,8 +25,9 @@ struct Cost {  // compared by weight, then hops
 
 class SourceSearch {
  public:
-  SourceSearch(const Topology& topo, const std::vector<double>& lw, const std::vector<double>& nw)
-      : topo_(topo), lw_(lw), nw_(nw) {}
+  SourceSearch(const Topology& topo, const std::vector<double>& lw, const std::vector<double>& nw,
+               const std::vector<NodeId>& next)
+      : topo_(topo), lw_(lw), nw_(nw), next_(next), slots_(2 * topo.dims()) {}
 
   // Fills cost/path for the targets of one source.
   void run(NodeId src, const std::vector<NodeId>& targets, int hop_bound, std::vector<double>& cost,
@@ -60,8 +61,9 @@ class SourceSearch {
       if (done_[v]) continue;
       done_[v] = 1;
       if (wanted[v]) --remaining;
-      for (LinkId l : topo_.out_links(v)) {
-        const NodeId w = topo_.link_dst(l);
+      for (LinkId l = v * slots_; l < (v + 1) * slots_; ++l) {
+        const NodeId w = next_[l];
+        if (w < 0) continue;
         const Cost nc{c.w + leave_cost(src, v, l), c.h + 1};
         if (!done_[w] && nc < best_[w]) {
           best_[w] = nc;
@@ -92,8 +94,9 @@ class SourceSearch {
       LinkId* via = &layer_via_[static_cast<std::size_t>(h) * n];
       for (NodeId v = 0; v < n; ++v) {
         if (prev[v] == kInf) continue;
-        for (LinkId l : topo_.out_links(v)) {
-          const NodeId w = topo_.link_dst(l);
+        for (LinkId l = v * slots_; l < (v + 1) * slots_; ++l) {
+          const NodeId w = next_[l];
+          if (w < 0) continue;
           const double c = prev[v] + leave_cost(src, v, l);
           if (c < cur[w]) cur[w] = c, via[w] = l;
         }
@@ -123,6 +126,8 @@ class SourceSearch {
   const Topology& topo_;
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
+  const std::vector<NodeId>& next_;  // neighbour behind every link slot, -1 if none
+  const int slots_;
   std::vector<Cost> best_;
   std::vector<LinkId> via_;
   std::vector<char> done_;
@@ -155,9 +160,11 @@ CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs,
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
+  std::vector<NodeId> neighbour(topo.num_link_slots());
+  for (LinkId l = 0; l < topo.num_link_slots(); ++l) neighbour[l] = topo.link_dst(l);
   std::atomic<std::size_t> next{0};
   auto work = [&] {
-    SourceSearch search(topo, link_weight, node_weight);
+    SourceSearch search(topo, link_weight, node_weight, neighbour);
     std::vector<double> cost;
     std::vector<LinkPath> paths;
     std::vector<NodeId> targets;

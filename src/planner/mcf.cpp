@@ -92,65 +92,114 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     loads.add(priced.paths[a], flows[a][0].x);
   }
 
-  // The potential sharpens from smooth (eta 2) to nearly the max (eta_max), so early steps
-  // spread flow broadly and late steps act on the bottleneck links only.
-  const double eta_max = 4.0 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
-  double eta = 2.0, best_bound = 0.0, U = loads.max_utilisation();
+  // The potential sharpens from smooth to nearly the max: early steps spread flow broadly,
+  // late steps act on the bottleneck links only. Pricing (the expensive part) runs every
+  // iteration at first, then every third; in between, jobs rebalance over the paths they have.
+  const double eta_max = 0.5 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
+  double eta = 1.0, best_bound = 0.0, U = loads.max_utilisation();
+  auto rebalance = [&](std::size_t a, std::size_t b) {  // Newton moves onto path b of job a
+    auto& set = flows[a];
+    const double step_scale = U / eta;  // the factor Loads::slope leaves out
+    for (std::size_t p = 0; p < set.size(); ++p) {
+      if (p == b || set[p].x <= 0) continue;
+      double dp, hp, db, hb;
+      loads.slope(set[p].links, dp, hp);
+      loads.slope(set[b].links, db, hb);
+      if (dp <= db) continue;
+      const double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
+      loads.add(set[p].links, -move);
+      loads.add(set[b].links, move);
+      set[p].x -= move;
+      set[b].x += move;
+    }
+  };
+  auto cheapest_own = [&](std::size_t a) {
+    std::size_t b = 0;
+    double best = INFINITY;
+    for (std::size_t p = 0; p < flows[a].size(); ++p) {
+      double d, h;
+      loads.slope(flows[a][p].links, d, h);
+      if (d < best) best = d, b = p;
+    }
+    return b;
+  };
+  auto drop_empty = [&](std::size_t a) {
+    auto& set = flows[a];
+    set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
+  };
   for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
     result.iterations = it;
     loads.set_reference(eta, U);
-    double scale = 0;
-    for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-      if (topo.link_exists(l)) {
-        const double g = loads.link_g(l);
-        link_w[l] = g / topo.capacity(l);
-        scale += g;
-      }
-    for (std::size_t v = 0; v < node_w.size(); ++v) {
-      node_w[v] = loads.node_g(static_cast<NodeId>(v)) / loads.forward_capacity();
-      scale += node_w[v] * loads.forward_capacity();
-    }
-    priced = cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
-    double priced_sum = 0;
-    for (std::size_t a = 0; a < active.size(); ++a) priced_sum += static_cast<double>(active_jobs[a].bytes) * priced.cost[a];
-    best_bound = std::max(best_bound, priced_sum / scale);
-    if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
-    if (U <= (1.0 + o.epsilon) * best_bound) break;
-
-    const double step_scale = U / eta;  // the common factor dropped in Loads::slope
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      auto& set = flows[a];
-      const LinkPath& best = priced.paths[a];
-      std::size_t b = 0;
-      while (b < set.size() && set[b].links != best) ++b;
-      if (b == set.size()) set.push_back({best, 0.0});
-      for (std::size_t p = 0; p < set.size(); ++p) {
-        if (p == b || set[p].x <= 0) continue;
-        double dp, hp, db, hb;
-        loads.slope(set[p].links, dp, hp);
-        loads.slope(set[b].links, db, hb);
-        if (dp <= db) continue;
-        const double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
-        loads.add(set[p].links, -move);
-        loads.add(set[b].links, move);
-        set[p].x -= move;
-        set[b].x += move;
-      }
-      const double tiny = 1e-9 * static_cast<double>(active_jobs[a].bytes);
-      for (std::size_t p = 0; p < set.size(); ++p)
-        if (p != b && set[p].x < tiny && set[p].x != 0) {
-          loads.add(set[p].links, -set[p].x);
-          loads.add(set[b].links, set[p].x);
-          set[b].x += set[p].x;
-          set[p].x = 0;
+    const bool price = it <= 10 || it % 3 == 0;
+    if (price) {
+      double scale = 0;
+      for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+        if (topo.link_exists(l)) {
+          const double g = loads.link_g(l);
+          link_w[l] = g / topo.capacity(l);
+          scale += g;
         }
-      set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
+      for (std::size_t v = 0; v < node_w.size(); ++v) {
+        node_w[v] = loads.node_g(static_cast<NodeId>(v)) / loads.forward_capacity();
+        scale += node_w[v] * loads.forward_capacity();
+      }
+      priced = cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
+      double priced_sum = 0;
+      for (std::size_t a = 0; a < active.size(); ++a)
+        priced_sum += static_cast<double>(active_jobs[a].bytes) * priced.cost[a];
+      best_bound = std::max(best_bound, priced_sum / scale);
+      if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
+      if (U <= (1.0 + o.epsilon) * best_bound) break;
+    }
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      std::size_t b;
+      if (price) {
+        auto& set = flows[a];
+        b = 0;
+        while (b < set.size() && set[b].links != priced.paths[a]) ++b;
+        if (b == set.size()) set.push_back({priced.paths[a], 0.0});
+      } else {
+        b = cheapest_own(a);
+      }
+      rebalance(a, b);
+      drop_empty(a);
     }
     U = loads.max_utilisation();
-    eta = std::min(eta_max, eta * 1.25);
+    eta = std::min(eta_max, eta * 1.05);
   }
   result.flow_seconds = U;
   result.bound_seconds = std::min(best_bound, U);
+
+  // Practical plans: paths below the minimum size (and beyond the path limit) give their
+  // flow to the job's currently cheapest remaining path, then the survivors rebalance.
+  for (int round = 0; round < 20 && U > 0; ++round) {
+    loads.set_reference(eta, U);
+    bool removed = false;
+    for (std::size_t a = 0; a < active.size(); ++a) {
+      auto& set = flows[a];
+      std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
+      for (std::size_t p = 1; p < set.size(); ++p) {
+        const bool too_small = set[p].x < static_cast<double>(o.min_path_bytes);
+        const bool too_many = o.max_paths > 0 && static_cast<int>(p) >= o.max_paths;
+        if (!too_small && !too_many) continue;
+        // Only the smallest offender per job and round, so the others can absorb it.
+        std::size_t last = set.size() - 1;
+        double moved = set[last].x;
+        set[last].x = 0;
+        loads.add(set[last].links, -moved);
+        set.pop_back();
+        const std::size_t b = cheapest_own(a);
+        set[b].x += moved;
+        loads.add(set[b].links, moved);
+        removed = true;
+        break;
+      }
+      rebalance(a, cheapest_own(a));
+      drop_empty(a);
+    }
+    U = loads.max_utilisation();
+    if (!removed) break;
+  }
 
   // Whole bytes; practical limits on paths per job and bytes per path.
   Loads final_loads(topo, o.forward_bandwidth);
@@ -158,7 +207,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     auto set = flows[a];
     std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
     if (o.max_paths > 0 && static_cast<int>(set.size()) > o.max_paths) set.resize(o.max_paths);
-    std::vector<double> shares;
+    std::vector<double> shares;  // whole bytes; the merge only catches rounding leftovers
     for (const auto& f : set) shares.push_back(f.x);
     const auto split = merge_small_parts(split_by_shares(active_jobs[a].bytes, shares), o.min_path_bytes);
     for (std::size_t p = 0; p < set.size(); ++p)

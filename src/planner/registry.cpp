@@ -1,11 +1,12 @@
 #include <algorithm>
 
 #include "optiq/error.hpp"
+#include "optiq/mcf.hpp"
 #include "optiq/planner.hpp"
 
 namespace optiq {
 
-std::vector<std::string> planner_names() { return {"default", "heu1", "heu2"}; }
+std::vector<std::string> planner_names() { return {"default", "heu1", "heu2", "mcf"}; }
 
 bool planner_needs_candidates(const std::string& name) { return name == "heu1" || name == "heu2"; }
 
@@ -13,8 +14,18 @@ Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel
                const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates) {
   const auto names = planner_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
-    throw Error("unknown planner '" + name + "' (known: default, heu1, heu2)");
+    throw Error("unknown planner '" + name + "' (known: default, heu1, heu2, mcf)");
   if (name == "default") return plan_default(topo, routing, jobs);
+  if (name == "mcf") {
+    McfOptions m;
+    m.epsilon = options.epsilon;
+    m.hop_bound = options.hop_bound;
+    m.min_path_bytes = options.min_path_bytes;
+    m.max_paths = options.max_paths;
+    m.forward_bandwidth = options.forward_bandwidth;
+    m.progress = options.progress;
+    return plan_mcf(topo, routing, jobs, m).plan;
+  }
   CandidateSet generated;
   if (!candidates) {
     generated = generate_candidates(topo, jobs, options.k, options.hop_bound, options.progress);

@@ -6,25 +6,40 @@ import argparse
 import json
 import sys
 
-from ..evaluate import PlannerOptions
+from ..evaluate import PlannerOptions, planner_names
 from .. import _core
 
 
 def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "default,heu1,heu2") -> None:
     g = parser.add_argument_group("planners")
     g.add_argument("--planner", default=default, metavar="LIST",
-                   help=f"comma-separated planners among {', '.join(_core.planner_names())} "
-                        f"(default: %(default)s)")
+                   help=f"comma-separated planners among {', '.join(planner_names())}: default is the "
+                        "network's own route; heu1/heu2 the thesis heuristics; opt the thesis LP over k candidates; "
+                        "optimal the LP over all paths (column generation); mcf a certified approximation without "
+                        "an LP solver (default: %(default)s)")
     g.add_argument("--k", type=int, default=50, help="candidate paths per job for heu1/heu2 (default: 50)")
     g.add_argument("--hop-bound", type=int, default=-1, metavar="H",
-                   help="longest candidate path in hops (default: the partition's diameter)")
+                   help="longest path in hops (default: the partition's diameter for the k candidates of "
+                        "heu1/heu2/opt, no bound for optimal and mcf)")
     g.add_argument("--maxload", type=int, default=16, help="heu1: starting limit of paths per link (default: 16)")
     g.add_argument("--chunk", default="64KiB", metavar="SIZE", help="heu2: bytes assigned per step (default: 64KiB)")
+    g.add_argument("--epsilon", type=float, default=0.02,
+                   help="mcf: stop once the plan is within this fraction of its proven bound (default: 0.02)")
+    g.add_argument("--gap", type=float, default=1e-6,
+                   help="opt/optimal: stop column generation at this relative gap (default: 1e-6)")
+    g.add_argument("--min-path-bytes", default="64KiB", metavar="SIZE",
+                   help="opt/optimal/mcf: no path carries fewer bytes (default: 64KiB, one chunk)")
+    g.add_argument("--max-paths", type=int, default=None, metavar="N",
+                   help="opt/optimal/mcf: at most N paths per job (default: no limit)")
+    g.add_argument("--forward-bandwidth", type=float, default=None, metavar="BYTES_PER_S",
+                   help="opt/optimal/mcf: bytes/s a node can relay for others (default: unlimited)")
 
 
 def planner_options(args) -> PlannerOptions:
     return PlannerOptions(k=args.k, hop_bound=args.hop_bound, maxload=args.maxload,
-                          chunk=_core.parse_bytes(args.chunk))
+                          chunk=_core.parse_bytes(args.chunk), epsilon=args.epsilon, gap=args.gap,
+                          min_path_bytes=_core.parse_bytes(args.min_path_bytes), max_paths=args.max_paths,
+                          forward_bandwidth=args.forward_bandwidth)
 
 
 def planner_list(text: str) -> list[str]:

@@ -15,6 +15,7 @@ EXAMPLES = """examples:
   optiq plan --topology bgq:4x4x4x8x2 --pattern subset --planner default --json
   optiq plan --topology torus:8x8x8 --requests jobs.txt --planner heu2 --out plan.json
   optiq plan --topology mira:4096 --pattern random --seed 3 --bytes pareto:1.5:64KiB:8MiB
+  optiq plan --topology mira:1024 --planner opt,optimal,mcf --max-paths 4 --json
 """
 
 
@@ -58,13 +59,18 @@ def run(args) -> int:
             "routing": workload.routing.name,
             "pattern": workload.description,
             "jobs": len(workload.jobs),
-            "results": [{"planner": r.planner, "seconds": r.seconds, "metrics": r.metrics_dict()} for r in results],
+            "results": [r.json() for r in results],
         })
         return 0
     total = sum(j.bytes for j in workload.jobs)
     print(f"{workload.topology.spec} ({workload.topology.num_nodes} nodes, routing {workload.routing.name}), "
           f"pattern {workload.description}: {len(workload.jobs)} jobs, {total / 1e6:.2f} MB")
     print(comparison_table([result_row(r) for r in results]))
+    for r in results:
+        if r.bound is not None:
+            cost = r.extra.get("constraint_cost")
+            print(f"{r.planner}: proven bound {r.bound / 1e6:.2f} MB on the busiest link, plan within "
+                  f"{100 * r.gap:.2f}%" + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
     print()
     print(load_histogram(loads))
     if args.out:

@@ -37,6 +37,7 @@ def solve(master: PathMaster, price, tolerance: float, max_iterations: int, prog
     start = time.perf_counter()
     best_bound = 0.0
     iterations = 0
+    last_note = start
     while True:
         iterations += 1
         value, _, pi, y, z = master.solve()
@@ -52,10 +53,12 @@ def solve(master: PathMaster, price, tolerance: float, max_iterations: int, prog
         best_bound = min(best_bound, value)
         result = ColumnGenerationResult(value, best_bound, iterations, len(master.columns),
                                         time.perf_counter() - start)
-        if progress is not None:
+        done = result.gap <= tolerance or iterations >= max_iterations
+        if progress is not None and (done or time.perf_counter() - last_note >= 1.0):
+            last_note = time.perf_counter()
             progress.note(f"{stage}: iteration {iterations}, objective {value:.6g}, bound {best_bound:.6g}, "
                           f"gap {result.gap:.2e}, {len(master.columns)} paths")
-        if result.gap <= tolerance or iterations >= max_iterations:
+        if done:
             return result
         added = 0
         for j, (cost, links, inner, extra) in enumerate(priced):

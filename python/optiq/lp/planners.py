@@ -9,7 +9,7 @@ import numpy as np
 from .. import _core
 from . import colgen
 from .master import PathMaster
-from .rounding import merge_small, select_columns, whole_bytes
+from .rounding import select_columns
 
 
 @dataclass
@@ -23,9 +23,13 @@ class LpOptions:
     max_iterations: int = 500
 
 
+# optimal: gap of the mcf run that seeds column generation.
+SEED_EPSILON = 0.05
+
 # opt: besides each job's cheapest candidate, add its next cheapest ones that also price out,
 # so the candidate LP needs far fewer master solves.
 EXTRA_CANDIDATES = 4
+SEED_CANDIDATES = 1
 
 
 class _Model:
@@ -82,7 +86,8 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
     for job, cols in per_job.items():
         if options.max_paths is not None:
             cols = sorted(cols, key=lambda i: (-x[i], i))[:options.max_paths]
-        split = merge_small(whole_bytes(int(model.job_bytes[job]), [x[i] for i in cols]), options.min_path_bytes)
+        split = _core.merge_small_parts(_core.split_by_shares(int(model.job_bytes[job]), [float(x[i]) for i in cols]),
+                                        options.min_path_bytes)
         plan_jobs[model.active[job]].paths = [_core.PathShare(list(master.columns[i][1]), b)
                                               for i, b in zip(cols, split) if b > 0]
     plan = _core.Plan(topo.spec, workload.routing.name, name, plan_jobs)
@@ -91,6 +96,13 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
     loads = np.array(_core.link_loads(plan, topo), dtype=float)
     used = loads > 0
     plan_value = float((loads[used] / model.link_weight[used]).max()) if used.any() else 0.0
+    if master.forward_weight is not None:  # forwarding counts against the node's relay capacity
+        relayed = np.zeros(topo.num_nodes)
+        for jp in plan.jobs:
+            for share in jp.paths:
+                for link in share.links[1:]:
+                    relayed[topo.link_src(link)] += share.bytes
+        plan_value = max(plan_value, float(relayed.max()) / master.forward_weight)
     bound = result.bound * model.scale_bytes
     info = {
         "bound": bound,
@@ -116,7 +128,8 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
             j = model.workload.jobs[model.active[job]]
             raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
                               f"{candidates.hop_bound}")
-        model.add(job, paths[0])
+        for p in paths[:SEED_CANDIDATES]:
+            model.add(job, p)
     # Flat arrays so pricing over all candidates is a few numpy operations.
     flat = np.array([l for paths in lists for p in paths for l in p], dtype=np.int64)
     lengths = np.array([len(p) for paths in lists for p in paths], dtype=np.int64)
@@ -154,6 +167,13 @@ def plan_optimal(workload, options: LpOptions, progress=None):
     jobs = model.jobs()
     for job, j in enumerate(jobs):
         model.add(job, workload.routing.route(j.src, j.dst))
+    # Started from single paths the master is so degenerate that each round moves one link's
+    # dual only; a rough mcf solution supplies a balanced, diverse first pool instead.
+    seed = _core.plan_mcf(topo, workload.routing, jobs, epsilon=SEED_EPSILON, hop_bound=options.hop_bound,
+                          min_path_bytes=1, forward_bandwidth=options.forward_bandwidth or 0.0)
+    for job, jp in enumerate(seed.plan.jobs):
+        for share in jp.paths:
+            model.add(job, share.links)
 
     def price(y, z):
         yw = _weights(topo.num_link_slots, y)
