@@ -1,0 +1,90 @@
+"""Independent optima for small instances: the arc (edge) formulation of the min-congestion
+multicommodity flow, solved densely with HiGHS. It shares no code with optiq's path LP."""
+
+from __future__ import annotations
+
+import highspy
+import numpy as np
+
+
+def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
+    """Minimum over all fractional routings of max_l load_l / capacity_l (seconds)."""
+    links = [l for l in range(topo.num_link_slots) if topo.link_exists(l)]
+    jobs = [j for j in jobs if j.bytes > 0 and j.src != j.dst]
+    if not jobs:
+        return 0.0
+    # Bytes and capacities scaled to about 1 so HiGHS' absolute tolerances mean something.
+    bscale = float(max(j.bytes for j in jobs))
+    cscale = max(topo.capacity(l) for l in links)
+    forward = None if forward_bandwidth is None else forward_bandwidth / cscale
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    inf = highspy.kHighsInf
+    h.addVar(0, inf)  # T
+    h.changeColCost(0, 1.0)
+    var = {}
+    for k in range(len(jobs)):
+        for l in links:
+            var[k, l] = h.getNumCol()
+            h.addVar(0, inf)
+    for k, j in enumerate(jobs):  # conservation: out - in = +b at src, -b at dst, 0 elsewhere
+        for v in range(topo.num_nodes):
+            idx, val = [], []
+            for l in links:
+                if topo.link_src(l) == v:
+                    idx.append(var[k, l]); val.append(1.0)
+                if topo.link_dst(l) == v:
+                    idx.append(var[k, l]); val.append(-1.0)
+            b = j.bytes / bscale
+            rhs = b if v == j.src else -b if v == j.dst else 0.0
+            h.addRow(rhs, rhs, len(idx), np.array(idx, np.int32), np.array(val))
+    for l in links:  # sum_k f[k,l] <= c_l T
+        idx = [var[k, l] for k in range(len(jobs))] + [0]
+        val = [1.0] * len(jobs) + [-topo.capacity(l) / cscale]
+        h.addRow(-inf, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+    if forward is not None:  # relayed inflow at v <= F T
+        for v in range(topo.num_nodes):
+            idx, val = [0], [-forward]
+            for k, j in enumerate(jobs):
+                if v in (j.src, j.dst):
+                    continue
+                for l in links:
+                    if topo.link_dst(l) == v:
+                        idx.append(var[k, l]); val.append(1.0)
+            h.addRow(-inf, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    return h.getInfo().objective_function_value * bscale / cscale
+
+
+def path_optimum(topo, jobs, paths_per_job) -> float:
+    """Minimum of max_l load_l / capacity_l when job i may only use paths_per_job[i]."""
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    inf = highspy.kHighsInf
+    h.addVar(0, inf)
+    h.changeColCost(0, 1.0)
+    bscale = float(max([j.bytes for j in jobs] + [1]))
+    cscale = max(topo.capacity(l) for l in range(topo.num_link_slots))
+    link_rows = {}
+    columns = []
+    for i, j in enumerate(jobs):
+        if j.bytes == 0:
+            continue
+        for p in paths_per_job[i]:
+            columns.append((i, p))
+    job_row = {}
+    for i, j in enumerate(jobs):
+        if j.bytes:
+            job_row[i] = h.getNumRow()
+            h.addRow(j.bytes / bscale, j.bytes / bscale, 0, np.empty(0, np.int32), np.empty(0))
+    for i, p in columns:
+        for l in p:
+            if l not in link_rows:
+                link_rows[l] = h.getNumRow()
+                h.addRow(-inf, 0.0, 1, np.array([0], np.int32), np.array([-topo.capacity(l) / cscale]))
+        idx = [job_row[i]] + [link_rows[l] for l in p]
+        h.addCol(0.0, 0.0, inf, len(idx), np.array(idx, np.int32), np.ones(len(idx)))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    return h.getInfo().objective_function_value * bscale / cscale

@@ -1,0 +1,125 @@
+"""opt, optimal and mcf against independent optima on small topologies."""
+
+import json
+import random
+
+import pytest
+
+import optiq
+from optiq.evaluate import PlannerOptions, run_planners
+from optiq.workload import Workload
+
+from lp_oracle import arc_optimum, path_optimum
+
+CASES = [("torus:4x4", 1), ("torus:3x3x2", 2), ("mesh:3x4", 3), ("bgq:2x2x2x2x2", 4), ("torus:6", 5),
+         ("torus:4x3m", 6)]
+
+
+def random_workload(spec, seed, count=None):
+    rng = random.Random(seed)
+    topo = optiq.parse_topology(spec)
+    jobs = [optiq.Job(rng.randrange(topo.num_nodes), rng.randrange(topo.num_nodes),
+                      rng.choice([0, 1, rng.randrange(1, 5_000_000)]))
+            for _ in range(count or rng.randint(3, 14))]
+    return Workload(topo, optiq.make_routing(topo.default_routing, topo), jobs, "random")
+
+
+def plan_seconds(result, topo):
+    return result.metrics.predicted_seconds
+
+
+@pytest.mark.parametrize("spec,seed", CASES)
+def test_optimal_reaches_the_arc_lp_optimum(spec, seed):
+    w = random_workload(spec, seed)
+    best = arc_optimum(w.topology, w.jobs)
+    (r,) = run_planners(w, ["optimal"], PlannerOptions(min_path_bytes=1))
+    capacity = w.topology.link_bandwidth
+    assert r.bound / capacity == pytest.approx(best, rel=1e-6, abs=1e-12)
+    # Whole bytes cost at most one byte per path on a link.
+    assert plan_seconds(r, w.topology) <= best + r.metrics.paths / capacity + 1e-12
+    assert r.gap < 1e-3 or r.metrics.link_bytes_max < 1000
+
+
+@pytest.mark.parametrize("spec,seed", CASES)
+def test_opt_is_the_optimum_over_its_candidates(spec, seed):
+    w = random_workload(spec, seed)
+    k = 4
+    candidates = optiq.generate_candidates(w.topology, w.jobs, k)
+    best = path_optimum(w.topology, w.jobs, [candidates.paths(i) for i in range(len(w.jobs))])
+    (r,) = run_planners(w, ["opt"], PlannerOptions(k=k, min_path_bytes=1))
+    capacity = w.topology.link_bandwidth
+    assert r.bound / capacity == pytest.approx(best, rel=1e-6, abs=1e-12)
+    assert r.bound / capacity >= arc_optimum(w.topology, w.jobs) * (1 - 1e-9)  # candidates can only cost
+
+
+@pytest.mark.parametrize("spec,seed", CASES + [("torus:5x5", 7), ("mesh:4x4", 8)])
+def test_mcf_bound_is_valid_and_its_plan_never_beats_it(spec, seed):
+    w = random_workload(spec, seed)
+    best = arc_optimum(w.topology, w.jobs)
+    capacity = w.topology.link_bandwidth
+    for eps in (0.3, 0.05, 0.01):
+        (r,) = run_planners(w, ["mcf"], PlannerOptions(epsilon=eps, min_path_bytes=1))
+        assert r.bound / capacity <= best * (1 + 1e-9) + 1e-15, "a bound above the true optimum"
+        assert plan_seconds(r, w.topology) >= r.bound / capacity * (1 - 1e-9), "a plan better than its bound"
+        assert plan_seconds(r, w.topology) >= best * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("spec,seed", CASES[:4])
+def test_forwarding_capacity_enters_the_models(spec, seed):
+    w = random_workload(spec, seed, count=10)
+    unlimited = arc_optimum(w.topology, w.jobs)
+    forward = w.topology.link_bandwidth / 4
+    limited = arc_optimum(w.topology, w.jobs, forward)
+    capacity = w.topology.link_bandwidth
+    (r,) = run_planners(w, ["optimal"], PlannerOptions(min_path_bytes=1, forward_bandwidth=forward))
+    assert r.bound / capacity == pytest.approx(limited, rel=1e-6, abs=1e-12)
+    assert limited >= unlimited * (1 - 1e-9)
+    (m,) = run_planners(w, ["mcf"], PlannerOptions(min_path_bytes=1, forward_bandwidth=forward, epsilon=0.05))
+    assert m.bound / capacity <= limited * (1 + 1e-9) + 1e-15
+    relayed = {}
+    for jp in m.plan.jobs:
+        for share in jp.paths:
+            for link in share.links[1:]:
+                relayed[w.topology.link_src(link)] = relayed.get(w.topology.link_src(link), 0) + share.bytes
+    worst = max([m.metrics.predicted_seconds] + [b / forward for b in relayed.values()])
+    assert worst >= m.bound / capacity * (1 - 1e-9)
+
+
+def test_practical_limits_hold_and_their_cost_is_reported():
+    topo = optiq.parse_topology("mira:512")
+    jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", topo.num_nodes), "8MiB")
+    w = Workload(topo, optiq.make_routing("bgq", topo), jobs, "disjoint")
+    free = {r.planner: r for r in run_planners(w, ["optimal", "mcf"], PlannerOptions())}
+    tight = {r.planner: r for r in run_planners(w, ["optimal", "mcf"],
+                                                PlannerOptions(max_paths=2, min_path_bytes=1 << 20))}
+    for name, r in tight.items():
+        for jp in r.plan.jobs:
+            assert 1 <= len(jp.paths) <= 2
+            assert all(p.bytes >= 1 << 20 for p in jp.paths) or len(jp.paths) == 1
+        assert r.metrics.link_bytes_max >= free["optimal"].bound * (1 - 1e-9)
+        assert r.extra["constraint_cost"] >= -1e-9
+        assert r.gap >= 0
+
+
+def test_cli_json_carries_bound_and_gap(optiq_cli):
+    doc = json.loads(optiq_cli("plan", "--topology", "mira:512", "--planner", "default,optimal,mcf,opt",
+                               "--json").stdout)
+    results = {r["planner"]: r for r in doc["results"]}
+    assert "bound" not in results["default"]
+    for name in ("optimal", "mcf", "opt"):
+        r = results[name]
+        assert 0 <= r["gap"] < 0.05
+        assert r["bound"] <= r["metrics"]["link_bytes_max"] * (1 + 1e-9)
+    assert results["mcf"]["metrics"]["link_bytes_max"] >= results["optimal"]["bound"] * (1 - 1e-9)
+    assert results["optimal"]["bound"] <= results["opt"]["bound"] * (1 + 1e-9)
+
+
+@pytest.mark.parametrize("args,needle", [
+    (["--planner", "mcf", "--epsilon", "0"], "epsilon"),
+    (["--planner", "optimal", "--max-paths", "0"], "max-paths"),
+    (["--planner", "mcf", "--forward-bandwidth", "-5"], "forward bandwidth"),
+    (["--planner", "opt", "--gap", "2"], "gap"),
+])
+def test_cli_rejects_bad_optimiser_options(optiq_cli, args, needle):
+    proc = optiq_cli("plan", "--topology", "torus:4x4", *args, check=False)
+    assert proc.returncode == 2 and needle in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
