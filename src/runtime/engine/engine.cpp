@@ -36,9 +36,6 @@ int Engine::pool_for(Rank peer, int cls) {
 }
 
 void Engine::start() {
-  for (const SelfCopy& c : s_.self)
-    std::memcpy(b_.recv_at(s_.rank, c.offset), b_.send_at(s_.rank, c.offset), c.bytes);
-
   t_.begin(s_, b_);
   const bool announced = t_.announces_initial_credits();
 
@@ -89,6 +86,10 @@ void Engine::start() {
     }
   }
   issue_sends();
+  // Copy to itself only once receives are posted and sends started, so that peers are not
+  // kept waiting for this rank while it copies.
+  for (const SelfCopy& c : s_.self)
+    std::memcpy(b_.recv_at(s_.rank, c.offset), b_.send_at(s_.rank, c.offset), c.bytes);
 }
 
 void Engine::on_arrival(const Arrival& a) {
