@@ -6,7 +6,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <queue>
 #include <thread>
 
 #include "optiq/error.hpp"
@@ -47,28 +46,26 @@ class SourceSearch {
     best_.assign(n, Cost{kInf, 0});
     via_.assign(n, -1);
     done_.assign(n, 0);
+    pos_.assign(n, -1);
+    heap_.clear();
     std::vector<char> wanted(n, 0);
     std::size_t remaining = 0;
     for (NodeId t : targets) remaining += !wanted[t], wanted[t] = 1;
-    using Entry = std::pair<Cost, NodeId>;
-    auto later = [](const Entry& a, const Entry& b) { return b.first < a.first || (!(a.first < b.first) && a.second > b.second); };
-    std::priority_queue<Entry, std::vector<Entry>, decltype(later)> open(later);
     best_[src] = Cost{0.0, 0};
-    open.push({best_[src], src});
-    while (!open.empty() && remaining > 0) {
-      const auto [c, v] = open.top();
-      open.pop();
-      if (done_[v]) continue;
+    push_or_decrease(src);
+    while (!heap_.empty() && remaining > 0) {
+      const NodeId v = pop_min();
       done_[v] = 1;
       if (wanted[v]) --remaining;
+      const Cost c = best_[v];
       for (LinkId l = v * slots_; l < (v + 1) * slots_; ++l) {
         const NodeId w = next_[l];
-        if (w < 0) continue;
+        if (w < 0 || done_[w]) continue;
         const Cost nc{c.w + leave_cost(src, v, l), c.h + 1};
-        if (!done_[w] && nc < best_[w]) {
+        if (nc < best_[w]) {
           best_[w] = nc;
           via_[w] = l;
-          open.push({nc, w});
+          push_or_decrease(w);
         }
       }
     }
@@ -79,6 +76,52 @@ class SourceSearch {
       for (NodeId v = t; v != src; v = topo_.link_src(via_[v])) paths.back().push_back(via_[v]);
       std::reverse(paths.back().begin(), paths.back().end());
     }
+  }
+
+  // Indexed binary heap on best_ (ties: lower node id), so every node sits in it at most once.
+  bool before(NodeId a, NodeId b) const {
+    return best_[a] < best_[b] || (!(best_[b] < best_[a]) && a < b);
+  }
+  void place(std::size_t i, NodeId v) {
+    heap_[i] = v;
+    pos_[v] = static_cast<int>(i);
+  }
+  void sift_up(std::size_t i) {
+    const NodeId v = heap_[i];
+    while (i > 0 && before(v, heap_[(i - 1) / 2])) {
+      place(i, heap_[(i - 1) / 2]);
+      i = (i - 1) / 2;
+    }
+    place(i, v);
+  }
+  void push_or_decrease(NodeId v) {
+    if (pos_[v] < 0) {
+      heap_.push_back(v);
+      sift_up(heap_.size() - 1);
+    } else {
+      sift_up(static_cast<std::size_t>(pos_[v]));
+    }
+  }
+  NodeId pop_min() {
+    const NodeId top = heap_[0];
+    pos_[top] = -1;
+    const NodeId last = heap_.back();
+    heap_.pop_back();
+    if (!heap_.empty()) {
+      std::size_t i = 0;
+      while (true) {
+        const std::size_t l = 2 * i + 1, r = l + 1;
+        std::size_t m = i;
+        NodeId mv = last;
+        if (l < heap_.size() && before(heap_[l], mv)) m = l, mv = heap_[l];
+        if (r < heap_.size() && before(heap_[r], mv)) m = r, mv = heap_[r];
+        if (m == i) break;
+        place(i, heap_[m]);
+        i = m;
+      }
+      place(i, last);
+    }
+    return top;
   }
 
   void layered(NodeId src, const std::vector<NodeId>& targets, int bound, std::vector<double>& cost,
@@ -131,6 +174,8 @@ class SourceSearch {
   std::vector<Cost> best_;
   std::vector<LinkId> via_;
   std::vector<char> done_;
+  std::vector<int> pos_;        // heap position of a node, -1 when not in the heap
+  std::vector<NodeId> heap_;
   std::vector<double> layer_w_;
   std::vector<LinkId> layer_via_;
 };

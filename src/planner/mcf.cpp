@@ -93,8 +93,9 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
   }
 
   // The potential sharpens from smooth to nearly the max: early steps spread flow broadly,
-  // late steps act on the bottleneck links only. Pricing (the expensive part) runs every
-  // iteration at first, then every third; in between, jobs rebalance over the paths they have.
+  // late steps act on the bottleneck links only. Pricing (the expensive part: a shortest-path
+  // search per source) runs every iteration at first, then ever more rarely; in between, jobs
+  // rebalance over the paths they already have, which costs far less.
   const double eta_max = 0.5 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
   double eta = 1.0, best_bound = 0.0, U = loads.max_utilisation();
   auto rebalance = [&](std::size_t a, std::size_t b) {  // Newton moves onto path b of job a
@@ -127,11 +128,13 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     auto& set = flows[a];
     set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
   };
+  int next_price = 1;
   for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
     result.iterations = it;
     loads.set_reference(eta, U);
-    const bool price = it <= 10 || it % 3 == 0;
+    const bool price = it >= next_price;
     if (price) {
+      next_price = it + std::max(1, it / 4);
       double scale = 0;
       for (LinkId l = 0; l < topo.num_link_slots(); ++l)
         if (topo.link_exists(l)) {
