@@ -1,0 +1,90 @@
+#include <gtest/gtest.h>
+
+#include "optiq/error.hpp"
+#include "optiq/mcf.hpp"
+#include "optiq/metrics.hpp"
+#include "optiq/plan_io.hpp"
+#include "optiq/planner.hpp"
+#include "optiq/rng.hpp"
+
+using namespace optiq;
+
+TEST(Mcf, SplitsAcrossEqualPathsAndCertifiesTheOptimum) {
+  // On a 4-ring, 0 -> 2 has exactly two edge-disjoint paths: the optimum is half the bytes
+  // per link.
+  const Topology t = parse_topology("torus:4", 1e9);
+  const auto routing = make_routing("dor", t);
+  const Bytes b = 64 << 20;
+  McfOptions o;
+  o.epsilon = 0.01;
+  const McfResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
+  validate_plan(r.plan, t);
+  const double optimum = static_cast<double>(b) / 2 / 1e9;
+  EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-12));
+  EXPECT_GE(r.plan_seconds, optimum * (1 - 1e-12));
+  EXPECT_LE(r.plan_seconds, optimum * 1.01 + 1e-12);
+  EXPECT_NEAR(r.plan_seconds, compute_metrics(r.plan, t).predicted_seconds, 1e-15);
+}
+
+TEST(Mcf, PlansNeverBeatTheirBoundAndRespectLimits) {
+  Rng rng(31);
+  for (const char* spec : {"torus:4x4", "mesh:3x4", "bgq:2x2x2x2x2", "torus:6x3"}) {
+    const Topology t = parse_topology(spec);
+    const auto routing = make_routing(t.default_routing(), t);
+    for (int trial = 0; trial < 6; ++trial) {
+      std::vector<Job> jobs;
+      for (int i = 0; i < 12; ++i)
+        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+                        rng.below(3) == 0 ? 0 : 1 + rng.below(4 << 20)});
+      McfOptions o;
+      o.epsilon = 0.05;
+      o.max_paths = 1 + static_cast<int>(rng.below(3));
+      o.min_path_bytes = 1 + rng.below(1 << 20);
+      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      ASSERT_NO_THROW(validate_plan(r.plan, t));
+      EXPECT_GE(r.plan_seconds, r.bound_seconds * (1 - 1e-12)) << spec;
+      EXPECT_GE(r.flow_seconds, r.bound_seconds * (1 - 1e-12)) << spec;
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        const auto& paths = r.plan.jobs[j].paths;
+        EXPECT_EQ(paths.empty(), jobs[j].bytes == 0);
+        EXPECT_LE(static_cast<int>(paths.size()), o.max_paths);
+        for (const PathShare& p : paths)
+          if (paths.size() > 1) EXPECT_GE(p.bytes, o.min_path_bytes);
+      }
+      EXPECT_EQ(plan_to_json(r.plan, t), plan_to_json(plan_mcf(t, *routing, jobs, o).plan, t)) << "not deterministic";
+    }
+  }
+}
+
+TEST(Mcf, ForwardingLimitRaisesTheBoundAndIsHonoured) {
+  // 0 -> 2 on a 4-ring must relay through node 1 or node 3; a slow relay limits the plan.
+  const Topology t = parse_topology("torus:4", 1e9);
+  const auto routing = make_routing("dor", t);
+  const Bytes b = 64 << 20;
+  McfOptions o;
+  o.epsilon = 0.01;
+  o.forward_bandwidth = 1e8;  // a tenth of a link
+  const McfResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
+  const double optimum = static_cast<double>(b) / 2 / 1e8;
+  EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-12));
+  EXPECT_GE(r.plan_seconds, optimum * (1 - 1e-12));
+  EXPECT_LE(r.plan_seconds, optimum * 1.01);
+}
+
+TEST(Mcf, RegisteredAsAPlannerAndRejectsBadInput) {
+  const Topology t = parse_topology("torus:4x4");
+  const auto routing = make_routing("dor", t);
+  const Plan p = make_plan("mcf", t, *routing, {{0, 5, 1 << 20}, {3, 3, 100}}, PlannerOptions{});
+  validate_plan(p, t);
+  EXPECT_EQ(p.planner, "mcf");
+  EXPECT_EQ(p.jobs[1].paths.size(), 1u);
+  McfOptions o;
+  o.epsilon = 0;
+  EXPECT_THROW(plan_mcf(t, *routing, {{0, 5, 1}}, o), Error);
+  o = McfOptions{};
+  o.hop_bound = 1;
+  EXPECT_THROW(plan_mcf(t, *routing, {{0, 10, 1}}, o), Error);
+  o = McfOptions{};
+  o.forward_bandwidth = -1;
+  EXPECT_THROW(plan_mcf(t, *routing, {{0, 5, 1}}, o), Error);
+}
