@@ -29,4 +29,4 @@ THESIS_TABLE_VII = {
 }
 
 # The thesis approach each optiq planner corresponds to.
-THESIS_NAME = {"default": "MPI", "heu1": "HEU1", "heu2": "HEU2", "opt": "OPT"}
+THESIS_NAME = {"default": "MPI", "heu1": "HEU1", "heu2": "HEU2", "opt": "OPT", "optimal": "OPT", "mcf": "OPT"}
