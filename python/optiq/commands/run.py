@@ -75,6 +75,9 @@ def register(subparsers) -> None:
     meas.add_argument("--iterations", type=int, default=5, metavar="K", help="timed calls of each (default: %(default)s)")
     meas.add_argument("--warmup", type=int, default=1, metavar="W",
                       help="untimed (but checked) calls first; the first optiq call plans (default: %(default)s)")
+    meas.add_argument("--agreement-baseline", action="store_true",
+                      help="also time MPI_Alltoallv preceded by an allgather as large as optiq's per-call "
+                           "agreement step, to tell that step's cost apart from the rest")
     meas.add_argument("--timeout", type=float, default=600, metavar="SECONDS",
                       help="give up after this long (default: %(default)s)")
     meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
@@ -136,6 +139,8 @@ def driver_arguments(args) -> list[str]:
            "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
            "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
            "--warmup", str(args.warmup), "--max-inflight", str(args.max_inflight)]
+    if args.agreement_baseline:
+        out.append("--agreement-baseline")
     if args.plan:
         return out + ["--plan", str(Path(args.plan).resolve())]
     out += ["--pattern", args.pattern, "--bytes", args.bytes, "--planner", args.planner, "--seed", str(args.seed)]
@@ -176,6 +181,9 @@ def report(r: dict) -> None:
           f"checked: {'verified' if r['verified'] else 'WRONG BYTES'}")
     print(f"{'':16}{'min ms':>10}  {'median ms':>10}  {'max ms':>10}  {'GB/s (median)':>14}")
     print(f"{'MPI_Alltoallv':16}{milliseconds(r['mpi_alltoallv_seconds'])}  {r['mpi_alltoallv_gbps']:14.3f}")
+    if "mpi_allgather_alltoallv_seconds" in r:
+        s = r["mpi_allgather_alltoallv_seconds"]
+        print(f"{'MPI + allgather':16}{milliseconds(s)}  {r['bytes'] / s['median'] / 1e9:14.3f}")
     print(f"{'optiq':16}{milliseconds(r['optiq_seconds'])}  {r['optiq_gbps']:14.3f}")
     print(f"first optiq call (plans) {r['first_call_seconds'] * 1e3:.3f} ms; forwarded {r['forwarded_bytes'] / 1e6:.3f} MB "
           f"in {r['forwarded_chunks']} chunks; most held in one rank's slots {r['held_bytes_peak']} bytes "

@@ -13,7 +13,7 @@ std::string usage() {
   return "usage: optiq-driver --topology SPEC [--ranks-per-node R] (--pattern P [--bytes SIZE] [--planner X] |"
          " --plan FILE) [--transport p2p|rma] [--chunk SIZE] [--budget SIZE] [--threshold SIZE]"
          " [--queue forward-first|local-first|round-robin] [--iterations K] [--warmup W] [--seed S]"
-         " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N]\n";
+         " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N] [--agreement-baseline]\n";
 }
 
 namespace {
@@ -53,6 +53,10 @@ Args parse_args(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") throw Error(usage());
+    if (flag == "--agreement-baseline") {
+      a.agreement_baseline = true;
+      continue;
+    }
     auto it = opts.find(flag);
     if (it == opts.end()) throw Error("unknown argument '" + flag + "'");
     if (i + 1 >= argc) throw Error(flag + " needs a value");

@@ -23,6 +23,7 @@ struct Args {
   int iterations = 5;
   int warmup = 1;
   int max_inflight = 16;
+  bool agreement_baseline = false;  // also time MPI_Alltoallv after an allgather like optiq's
 };
 
 // Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.

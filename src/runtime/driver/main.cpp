@@ -108,27 +108,34 @@ int run(int argc, char** argv, int rank, int size) {
   }
 
   std::vector<unsigned char> sbuf(std::max<std::uint64_t>(1, w.send_bytes)), rbuf(std::max<std::uint64_t>(1, w.recv_bytes));
-  std::vector<double> t_mpi, t_optiq;
+  // What is timed: MPI_Alltoallv, optiq and, on request, MPI_Alltoallv after an allgather the
+  // size of optiq's agreement step, which tells the cost of agreeing apart from the rest.
+  enum Variant { kMpi, kOptiq, kMpiAgreed };
+  const int variants = args.agreement_baseline ? 3 : 2;
+  std::vector<double> times[3];
+  int wrong[3] = {0, 0, 0};
   double first_optiq = 0;
-  int wrong_mpi = 0, wrong_optiq = 0;
+  std::vector<char> agree_in(40), agree_out(40 * static_cast<std::size_t>(size));
   const int calls = args.warmup + args.iterations;
   for (int it = 0; it < calls; ++it) {
-    for (int k = 0; k < 2; ++k) {
-      const bool use_optiq = (k + it) % 2 == 1;  // alternate which goes first
-      const std::uint64_t salt = 2 * static_cast<std::uint64_t>(it) + use_optiq;
+    for (int k = 0; k < variants; ++k) {
+      const int v = (k + it) % variants;  // rotate which goes first
+      const std::uint64_t salt = static_cast<std::uint64_t>(variants) * it + v;
       fill_send(w, sbuf.data(), rank, salt);
       poison_recv(w, rbuf.data(), rank, salt);
       MPI_Barrier(MPI_COMM_WORLD);
       const double t0 = MPI_Wtime();
       int status = OPTIQ_SUCCESS;
-      if (!use_optiq) {
-        MPI_Alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(), w.recvcounts.data(),
-                      w.rdispls.data(), MPI_BYTE, MPI_COMM_WORLD);
-      } else if (plan) {
+      if (v == kOptiq && plan) {
         status = optiq_execute(ctx, plan, sbuf.data(), sdispls_bytes.data(), rbuf.data(), rdispls_bytes.data());
-      } else {
+      } else if (v == kOptiq) {
         status = optiq_alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(),
                                  w.recvcounts.data(), w.rdispls.data(), MPI_BYTE, ctx);
+      } else {
+        if (v == kMpiAgreed)
+          MPI_Allgather(agree_in.data(), 40, MPI_BYTE, agree_out.data(), 40, MPI_BYTE, MPI_COMM_WORLD);
+        MPI_Alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(), w.recvcounts.data(),
+                      w.rdispls.data(), MPI_BYTE, MPI_COMM_WORLD);
       }
       const double local = MPI_Wtime() - t0;
       if (status != OPTIQ_SUCCESS) {
@@ -139,12 +146,14 @@ int run(int argc, char** argv, int rank, int size) {
       }
       double elapsed = 0;  // the call ends when its slowest rank is done
       MPI_Allreduce(&local, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-      const int wrong = wrong_messages(w, rbuf.data(), rank, salt);
-      (use_optiq ? wrong_optiq : wrong_mpi) += wrong;
-      if (use_optiq && it == 0) first_optiq = elapsed;
-      if (it >= args.warmup) (use_optiq ? t_optiq : t_mpi).push_back(elapsed);
+      wrong[v] += wrong_messages(w, rbuf.data(), rank, salt);
+      if (v == kOptiq && it == 0) first_optiq = elapsed;
+      if (it >= args.warmup) times[v].push_back(elapsed);
     }
   }
+  const std::vector<double>& t_mpi = times[kMpi];
+  const std::vector<double>& t_optiq = times[kOptiq];
+  const int wrong_optiq = wrong[kOptiq], wrong_mpi = wrong[kMpi] + wrong[kMpiAgreed];
   const unsigned long long bad_optiq = sum_all(wrong_optiq), bad_mpi = sum_all(wrong_mpi);
 
   optiq_stats st;
@@ -180,6 +189,8 @@ int run(int argc, char** argv, int rank, int size) {
                 seconds_json(sm).c_str());
     std::printf("\"optiq_gbps\": %.4f, \"mpi_alltoallv_gbps\": %.4f, ", so.median > 0 ? total / so.median / 1e9 : 0.0,
                 sm.median > 0 ? total / sm.median / 1e9 : 0.0);
+    if (args.agreement_baseline)
+      std::printf("\"mpi_allgather_alltoallv_seconds\": %s, ", seconds_json(summarize(times[kMpiAgreed])).c_str());
     std::printf("\"first_call_seconds\": %.9f, \"plan_seconds\": %.9f, ", first_optiq, plan_seconds);
     std::printf("\"forwarded_bytes\": %llu, \"forwarded_chunks\": %llu, \"off_plan_bytes\": %llu, "
                 "\"held_bytes_peak\": %llu, \"slot_bytes_lent\": %llu, \"plans_made\": %llu, \"plan_cache_hits\": %llu}\n",
