@@ -178,7 +178,7 @@ void check_schedules(const Scenario& sc, const std::vector<RankSchedule>& all, c
 }  // namespace
 
 TEST(Schedules, ConsistentAcrossRanksForRandomPlans) {
-  int forwarders_seen = 0;
+  int forwarders_seen = 0, second_hops_seen = 0;
   for (const auto& [spec, ranks, rpn] : std::vector<std::tuple<std::string, int, int>>{
            {"torus:2x2x2", 8, 1}, {"torus:4x4", 16, 1}, {"bgq:2x2x2x1x1", 16, 2}, {"mesh:3x3", 9, 1}})
     for (const std::string planner : {"default", "heu1", "heu2"})
@@ -190,9 +190,13 @@ TEST(Schedules, ConsistentAcrossRanksForRandomPlans) {
           o.budget = 1 << 16;
           const auto all = build_schedules(sc.jobs, sc.flows, ranks, o);
           check_schedules(sc, all, o);
-          for (const auto& s : all) forwarders_seen += !s.forwards.empty();
+          for (const auto& s : all) {
+            forwarders_seen += !s.forwards.empty();
+            for (const ForwardEntry& f : s.forwards) second_hops_seen += f.in_class >= 2;
+          }
         }
-  EXPECT_GT(forwarders_seen, 0);  // the multi-path planners do make ranks forward
+  EXPECT_GT(forwarders_seen, 0);   // the multi-path planners do make ranks forward,
+  EXPECT_GT(second_hops_seen, 0);  // and some chunks cross two forwarders (class 2 slots)
 }
 
 TEST(Schedules, AutomaticChunksSendDirectFlowsWholeAndFitTheBudget) {
