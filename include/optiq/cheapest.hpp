@@ -21,4 +21,12 @@ struct CheapestPaths {
 CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
                              const std::vector<double>& node_weight = {}, int hop_bound = -1);
 
+// Per job, a lower bound on its cheapest path cost under link_weight, computed fast on a
+// contracted graph: node pairs joined both ways by links cheaper than `threshold` merge, and
+// those links count as free. Returns an empty vector when too little contracts for the bound
+// to be cheap (more than `max_components` components remain).
+std::vector<double> cheapest_cost_lower_bounds(const Topology& topo, const std::vector<Job>& jobs,
+                                               const std::vector<double>& link_weight, double threshold,
+                                               int max_components);
+
 }  // namespace optiq

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "common.hpp"
 #include "optiq/cheapest.hpp"
@@ -10,6 +11,9 @@
 namespace optiq {
 
 namespace {
+
+// Sources searched per pricing round on large instances.
+constexpr std::size_t kWindowSources = 512;
 
 struct PathFlow {
   LinkPath links;
@@ -128,39 +132,71 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     auto& set = flows[a];
     set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
   };
+  // With many sources a pricing round searches from one window of sources only (rotating), and
+  // the certificate comes from cheap lower bounds on a contracted graph instead of exact costs.
+  std::map<NodeId, std::vector<std::size_t>> by_source;
+  for (std::size_t a = 0; a < active.size(); ++a) by_source[active_jobs[a].src].push_back(a);
+  const std::size_t window_count = (by_source.size() + kWindowSources - 1) / kWindowSources;
+  std::vector<std::vector<std::size_t>> windows(window_count);
+  std::size_t source_index = 0;
+  for (const auto& [src, members] : by_source) {
+    auto& win = windows[source_index++ % window_count];
+    win.insert(win.end(), members.begin(), members.end());
+  }
+  std::vector<char> fresh(active.size(), 0);
+  std::vector<LinkPath> fresh_path(active.size());
+  std::size_t rounds = 0;
   int next_price = 1;
   for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
     result.iterations = it;
     loads.set_reference(eta, U);
     const bool price = it >= next_price;
+    std::fill(fresh.begin(), fresh.end(), 0);
     if (price) {
       next_price = it + std::max(1, it / 4);
-      double scale = 0;
+      double scale = 0, heaviest = 0;
       for (LinkId l = 0; l < topo.num_link_slots(); ++l)
         if (topo.link_exists(l)) {
           const double g = loads.link_g(l);
           link_w[l] = g / topo.capacity(l);
+          heaviest = std::max(heaviest, link_w[l]);
           scale += g;
         }
       for (std::size_t v = 0; v < node_w.size(); ++v) {
         node_w[v] = loads.node_g(static_cast<NodeId>(v)) / loads.forward_capacity();
         scale += node_w[v] * loads.forward_capacity();
       }
-      priced = cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
+      const auto& window = windows[rounds++ % window_count];
+      std::vector<Job> window_jobs;
+      for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
+      priced = cheapest_paths(topo, window_jobs, link_w, node_w, o.hop_bound);
+      std::vector<double> lower(active.size(), 0.0);
+      if (window_count > 1 && o.hop_bound < 0) {
+        for (double relative : {1e-4, 1e-6}) {  // either threshold gives a valid bound; keep the best
+          const auto b = cheapest_cost_lower_bounds(topo, active_jobs, link_w, relative * heaviest,
+                                                    topo.num_nodes() / 4);
+          for (std::size_t a = 0; a < b.size(); ++a) lower[a] = std::max(lower[a], b[a]);
+        }
+      }
+      for (std::size_t i = 0; i < window.size(); ++i) {
+        fresh[window[i]] = 1;
+        fresh_path[window[i]] = std::move(priced.paths[i]);
+        lower[window[i]] = std::max(lower[window[i]], priced.cost[i]);
+      }
       double priced_sum = 0;
       for (std::size_t a = 0; a < active.size(); ++a)
-        priced_sum += static_cast<double>(active_jobs[a].bytes) * priced.cost[a];
+        priced_sum += static_cast<double>(active_jobs[a].bytes) * lower[a];
       best_bound = std::max(best_bound, priced_sum / scale);
       if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
       if (U <= (1.0 + o.epsilon) * best_bound) break;
     }
     for (std::size_t a = 0; a < active.size(); ++a) {
       std::size_t b;
-      if (price) {
+      if (fresh[a]) {
         auto& set = flows[a];
         b = 0;
-        while (b < set.size() && set[b].links != priced.paths[a]) ++b;
-        if (b == set.size()) set.push_back({priced.paths[a], 0.0});
+        while (b < set.size() && set[b].links != fresh_path[a]) ++b;
+        if (b == set.size()) set.push_back({fresh_path[a], 0.0});
       } else {
         b = cheapest_own(a);
       }

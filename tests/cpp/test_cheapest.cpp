@@ -82,3 +82,27 @@ TEST(CheapestPaths, RejectsBadWeights) {
   lw[0] = NAN;
   EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
 }
+
+TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
+  Rng rng(23);
+  for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:6x4"}) {
+    const Topology t = parse_topology(spec);
+    std::vector<Job> jobs;
+    for (int i = 0; i < 40; ++i)
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())), 1});
+    for (int trial = 0; trial < 8; ++trial) {
+      std::vector<double> lw(t.num_link_slots());
+      for (double& w : lw) w = rng.below(3) == 0 ? 1.0 + static_cast<double>(rng.below(9)) : 1e-3 * rng.unit();
+      const CheapestPaths exact = cheapest_paths(t, jobs, lw);
+      for (double threshold : {0.0, 1e-3, 0.5, 5.0}) {
+        const auto lower = cheapest_cost_lower_bounds(t, jobs, lw, threshold, t.num_nodes());
+        ASSERT_EQ(lower.size(), jobs.size());
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          EXPECT_LE(lower[j], exact.cost[j] + 1e-12) << spec << " threshold " << threshold;
+          if (threshold == 0.0) EXPECT_NEAR(lower[j], exact.cost[j], 1e-12);
+        }
+      }
+      EXPECT_TRUE(cheapest_cost_lower_bounds(t, jobs, lw, 0.0, 1).empty() || t.num_nodes() <= 1);
+    }
+  }
+}
