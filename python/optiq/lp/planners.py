@@ -29,7 +29,6 @@ SEED_EPSILON = 0.05
 # opt: besides each job's cheapest candidate, add its next cheapest ones that also price out,
 # so the candidate LP needs far fewer master solves.
 EXTRA_CANDIDATES = 4
-SEED_CANDIDATES = 1
 
 
 class _Model:
@@ -128,8 +127,13 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
             j = model.workload.jobs[model.active[job]]
             raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
                               f"{candidates.hop_bound}")
-        for p in paths[:SEED_CANDIDATES]:
-            model.add(job, p)
+        model.add(job, paths[0])
+    # As for optimal, single paths make a degenerate start; heu2 picks a balanced subset of the
+    # same candidates in milliseconds, so the model is unchanged and column generation starts close.
+    seed = _core.make_plan("heu2", topo, workload.routing, workload.jobs, candidates=candidates)
+    for job, i in enumerate(model.active):
+        for share in seed.jobs[i].paths:
+            model.add(job, share.links)
     # Flat arrays so pricing over all candidates is a few numpy operations.
     flat = np.array([l for paths in lists for p in paths for l in p], dtype=np.int64)
     lengths = np.array([len(p) for paths in lists for p in paths], dtype=np.int64)
