@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include "optiq/cheapest.hpp"
+#include "optiq/cut_bound.hpp"
 
 namespace optiq {
 
@@ -101,7 +102,9 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
   // search per source) runs every iteration at first, then ever more rarely; in between, jobs
   // rebalance over the paths they already have, which costs far less.
   const double eta_max = 0.5 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
-  double eta = 1.0, best_bound = 0.0, U = loads.max_utilisation();
+  // Cut bounds hold for any routing and cost little; the dual bound improves on them as the
+  // flow converges.
+  double eta = 1.0, best_bound = cut_lower_bound(topo, active_jobs), U = loads.max_utilisation();
   auto rebalance = [&](std::size_t a, std::size_t b) {  // Newton moves onto path b of job a
     auto& set = flows[a];
     const double step_scale = U / eta;  // the factor Loads::slope leaves out

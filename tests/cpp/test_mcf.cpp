@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include "optiq/cut_bound.hpp"
 #include "optiq/error.hpp"
 #include "optiq/mcf.hpp"
 #include "optiq/metrics.hpp"
@@ -87,4 +88,23 @@ TEST(Mcf, RegisteredAsAPlannerAndRejectsBadInput) {
   o = McfOptions{};
   o.forward_bandwidth = -1;
   EXPECT_THROW(plan_mcf(t, *routing, {{0, 5, 1}}, o), Error);
+}
+
+TEST(CutBound, TightOnARingAndBelowEveryPlan) {
+  const Topology ring = parse_topology("torus:4", 1e9);
+  EXPECT_DOUBLE_EQ(cut_lower_bound(ring, {{0, 2, 1000}}), 1000 / 2 / 1e9);  // two links leave node 0
+  Rng rng(5);
+  for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2"}) {
+    const Topology t = parse_topology(spec);
+    const auto routing = make_routing(t.default_routing(), t);
+    std::vector<Job> jobs;
+    for (int i = 0; i < 20; ++i)
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+                      rng.below(1 << 20)});
+    const double cut = cut_lower_bound(t, jobs);
+    for (const auto& name : planner_names())
+      EXPECT_LE(cut, compute_metrics(make_plan(name, t, *routing, jobs, PlannerOptions{}), t).predicted_seconds *
+                         (1 + 1e-12))
+          << spec << " " << name;
+  }
 }
