@@ -16,6 +16,9 @@ namespace {
 // Sources searched per pricing round on large instances.
 constexpr std::size_t kWindowSources = 512;
 
+// Potential values (at most 1) rounded down to multiples of 1e-4 for pricing.
+double quantise(double g) { return std::floor(g * 1e4) / 1e4; }
+
 struct PathFlow {
   LinkPath links;
   double x = 0;  // bytes
@@ -158,17 +161,22 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     if (price) {
       next_price = it + std::max(1, it / 4);
       double scale = 0, heaviest = 0;
+      // Weights are rounded down to a grid: links far below the bottleneck become free, so among
+      // otherwise equal paths the fewest hops win instead of long detours through links with
+      // negligible load. Any non-negative weights certify a bound, rounded ones included.
       for (LinkId l = 0; l < topo.num_link_slots(); ++l)
         if (topo.link_exists(l)) {
-          const double g = loads.link_g(l);
+          const double g = quantise(loads.link_g(l));
           link_w[l] = g / topo.capacity(l);
           heaviest = std::max(heaviest, link_w[l]);
           scale += g;
         }
       for (std::size_t v = 0; v < node_w.size(); ++v) {
-        node_w[v] = loads.node_g(static_cast<NodeId>(v)) / loads.forward_capacity();
-        scale += node_w[v] * loads.forward_capacity();
+        const double g = quantise(loads.node_g(static_cast<NodeId>(v)));
+        node_w[v] = g / loads.forward_capacity();
+        scale += g;
       }
+      if (scale <= 0) scale = 1;  // all weights rounded to zero: the bound is 0, still valid
       const auto& window = windows[rounds++ % window_count];
       std::vector<Job> window_jobs;
       for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
