@@ -21,7 +21,8 @@ class RoutingModel {
 // the published tie-break for 128- and 256-node partitions.
 std::vector<int> bgq_dimension_order(const std::vector<int>& sizes);
 
-// Known models: "bgq" (BG/Q deterministic routing), "dor" (dimension 0 first, shorter way, + on ties).
+// Known models: "bgq" (BG/Q deterministic routing), "dor" (dimension 0 first, shorter way, + on ties),
+// "simgrid" (SimGrid's TORUS cluster, dimensions in bgq_dimension_order; see docs/simulation.md).
 std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Topology& topology);
 std::vector<std::string> routing_names();
 

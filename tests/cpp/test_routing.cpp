@@ -40,10 +40,12 @@ TEST(BgqRouting, TieBreakOnSmallPartitions) {
   EXPECT_EQ(order_letters(bgq_dimension_order({4, 4, 4, 4, 2})), "ABCDE");  // 512: no tie-break
 }
 
-TEST(BgqRouting, RoutesAreMinimalAndDimensionOrdered) {
-  for (const char* spec : {"bgq:4x4x4x8x2", "bgq:2x2x2x2x2", "bgq:3x5x4x2x1", "bgq:4x4x2x2x2"}) {
+class DimensionOrdered : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(DimensionOrdered, RoutesAreMinimalAndFollowTheBgqDimensionOrder) {
+  for (const char* spec : {"bgq:4x4x4x8x2", "bgq:2x2x2x2x2", "bgq:3x5x4x2x1", "bgq:4x4x2x2x2", "torus:5x6x3"}) {
     const Topology t = parse_topology(spec);
-    const auto routing = make_routing("bgq", t);
+    const auto routing = make_routing(GetParam(), t);
     const auto order = bgq_dimension_order(t.sizes());
     const int stride = t.num_nodes() > 300 ? 7 : 1;
     for (NodeId a = 0; a < t.num_nodes(); a += stride)
@@ -65,6 +67,8 @@ TEST(BgqRouting, RoutesAreMinimalAndDimensionOrdered) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(Models, DimensionOrdered, ::testing::Values("bgq", "simgrid"));
+
 TEST(BgqRouting, HalfRingGoesDirectFromEvenAndWrapsFromOdd) {
   const Topology t = parse_topology("bgq:4x1x1x1x1");
   const auto r = make_routing("bgq", t);
@@ -80,6 +84,26 @@ TEST(BgqRouting, SizeTwoDimensionUsesThePlusPortBothWays) {
   const auto r = make_routing("bgq", t);
   EXPECT_EQ(t.port_label(r->route(0, 1)[0]), "E+");
   EXPECT_EQ(t.port_label(r->route(1, 0)[0]), "E+");
+}
+
+TEST(SimgridRouting, HalfRingGoesPlusExceptFromTheMiddle) {
+  for (int ring : {4, 6, 8}) {
+    const Topology t = parse_topology("torus:" + std::to_string(ring));
+    const auto r = make_routing("simgrid", t);
+    for (int s = 0; s < ring; ++s) {
+      const int expected = s == ring / 2 ? -1 : +1;
+      EXPECT_EQ(t.link_direction(r->route(s, (s + ring / 2) % ring)[0]), expected) << ring << ": " << s;
+    }
+  }
+}
+
+TEST(SimgridRouting, SizeTwoDimensionUsesOneCableBothWays) {
+  // SimGrid's torus never routes over the wrap cable of a size-2 ring: 1 -> 0 comes back
+  // over the cable 0 -> 1 went out on, which is port E- of node 1.
+  const Topology t = parse_topology("bgq:2x2x2x2x2");
+  const auto r = make_routing("simgrid", t);
+  EXPECT_EQ(t.port_label(r->route(0, 1)[0]), "E+");
+  EXPECT_EQ(t.port_label(r->route(1, 0)[0]), "E-");
 }
 
 TEST(DorRouting, DimensionZeroFirstShorterWayPlusOnTies) {
