@@ -10,7 +10,9 @@ from ..evaluate import PlannerOptions, planner_names
 from .. import _core
 
 
-def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "default,heu1,heu2") -> None:
+def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "default,heu1,heu2",
+                          heu2_chunk_flag: str = "--chunk") -> None:
+    """Planner choice and options; commands whose --chunk means something else rename heu2's."""
     g = parser.add_argument_group("planners")
     g.add_argument("--planner", default=default, metavar="LIST",
                    help=f"comma-separated planners among {', '.join(planner_names())}: default is the "
@@ -22,7 +24,8 @@ def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "defau
                    help="longest path in hops (default: the partition's diameter for the k candidates of "
                         "heu1/heu2/opt, no bound for optimal and mcf)")
     g.add_argument("--maxload", type=int, default=16, help="heu1: starting limit of paths per link (default: 16)")
-    g.add_argument("--chunk", default="64KiB", metavar="SIZE", help="heu2: bytes assigned per step (default: 64KiB)")
+    g.add_argument(heu2_chunk_flag, dest="heu2_chunk", default="64KiB", metavar="SIZE",
+                   help="heu2: bytes assigned per step (default: 64KiB)")
     g.add_argument("--epsilon", type=float, default=0.02,
                    help="mcf: stop once the plan is within this fraction of its proven bound (default: 0.02)")
     g.add_argument("--gap", type=float, default=1e-6,
@@ -37,7 +40,7 @@ def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "defau
 
 def planner_options(args) -> PlannerOptions:
     return PlannerOptions(k=args.k, hop_bound=args.hop_bound, maxload=args.maxload,
-                          chunk=_core.parse_bytes(args.chunk), epsilon=args.epsilon, gap=args.gap,
+                          chunk=_core.parse_bytes(args.heu2_chunk), epsilon=args.epsilon, gap=args.gap,
                           min_path_bytes=_core.parse_bytes(args.min_path_bytes), max_paths=args.max_paths,
                           forward_bandwidth=args.forward_bandwidth)
 

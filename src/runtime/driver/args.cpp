@@ -13,7 +13,8 @@ std::string usage() {
   return "usage: optiq-driver --topology SPEC [--ranks-per-node R] (--pattern P [--bytes SIZE] [--planner X] |"
          " --plan FILE) [--transport p2p|rma] [--chunk SIZE] [--budget SIZE] [--threshold SIZE]"
          " [--queue forward-first|local-first|round-robin] [--iterations K] [--warmup W] [--seed S]"
-         " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N] [--agreement-baseline]\n";
+         " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N] [--agreement-baseline]"
+         " [--routing MODEL] [--only optiq|mpi] [--mpi-p2p] [--shared-buffers]\n";
 }
 
 namespace {
@@ -49,12 +50,22 @@ Args parse_args(int argc, char** argv) {
       {"--iterations", [&](const std::string& v) { a.iterations = to_int("--iterations", v); }},
       {"--warmup", [&](const std::string& v) { a.warmup = to_int("--warmup", v); }},
       {"--max-inflight", [&](const std::string& v) { a.max_inflight = to_int("--max-inflight", v); }},
+      {"--routing", [&](const std::string& v) { a.routing = v; }},
+      {"--only", [&](const std::string& v) { a.only = v; }},
   };
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") throw Error(usage());
     if (flag == "--agreement-baseline") {
       a.agreement_baseline = true;
+      continue;
+    }
+    if (flag == "--mpi-p2p") {
+      a.mpi_p2p = true;
+      continue;
+    }
+    if (flag == "--shared-buffers") {
+      a.shared_buffers = true;
       continue;
     }
     auto it = opts.find(flag);
@@ -67,6 +78,12 @@ Args parse_args(int argc, char** argv) {
     throw Error("--transport must be p2p or rma, not '" + a.transport + "'");
   if (a.queue != "forward-first" && a.queue != "local-first" && a.queue != "round-robin")
     throw Error("--queue must be forward-first, local-first or round-robin, not '" + a.queue + "'");
+  if (!a.only.empty() && a.only != "optiq" && a.only != "mpi")
+    throw Error("--only must be optiq or mpi, not '" + a.only + "'");
+  if (a.agreement_baseline && !a.only.empty()) throw Error("--agreement-baseline times both; drop --only");
+#ifndef OPTIQ_SMPI
+  if (a.shared_buffers) throw Error("--shared-buffers needs the SimGrid SMPI build of the driver");
+#endif
   if (a.iterations < 1) throw Error("--iterations must be at least 1");
   if (a.warmup < 0) throw Error("--warmup must not be negative");
   if (a.seed > 1000000000ULL) throw Error("--seed must be between 0 and 1e9");

@@ -24,6 +24,10 @@ struct Args {
   int warmup = 1;
   int max_inflight = 16;
   bool agreement_baseline = false;  // also time MPI_Alltoallv after an allgather like optiq's
+  std::string routing;               // the network's routing model; empty: the topology's own
+  std::string only;                  // "optiq" or "mpi": time just that one; empty: both
+  bool mpi_p2p = false;              // time MPI_Isend/MPI_Irecv of the non-empty messages instead of MPI_Alltoallv
+  bool shared_buffers = false;       // SMPI only: one shared allocation for all ranks, bytes unchecked
 };
 
 // Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.

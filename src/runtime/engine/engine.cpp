@@ -135,28 +135,34 @@ void Engine::release(std::int32_t slot) {
 
 bool Engine::issue_local() {
   if (local_left_ == 0) return false;
+  // The sendable flow that is least far along goes next. A plan's paths carry different
+  // shares, and the network splits a link evenly between the messages on it; round-robin
+  // would let small shares finish early and leave the large ones to a slow tail, while this
+  // keeps every path of the rank moving in proportion to its bytes, as the plan assumes.
+  std::size_t best = locals_.size();
   for (std::size_t i = 0; i < locals_.size(); ++i) {
-    Local& l = locals_[(local_cursor_ + i) % locals_.size()];
-    if (l.next == l.chunks) continue;
-    std::int32_t slot = -1;
-    if (l.pool >= 0) {
-      auto& free = pools_[l.pool].slots;
-      if (free.empty()) continue;
-      slot = free.front();
-      free.pop_front();
-    }
-    const SendFlow& f = *l.flow;
-    const Bytes off = l.next * f.chunk;
-    const Bytes len = chunk_len(f.bytes, f.chunk, l.next);
-    t_.send({f.next, f.tag, slot, l.next, off, b_.send_at(f.dst, f.offset + off), len, 0});
-    ++l.next;
-    --local_left_;
-    ++inflight_;
-    stats_.injected_bytes += len;
-    local_cursor_ = (local_cursor_ + i + 1) % locals_.size();
-    return true;
+    const std::size_t k = (local_cursor_ + i) % locals_.size();
+    const Local& l = locals_[k];
+    if (l.next == l.chunks || (l.pool >= 0 && pools_[l.pool].slots.empty())) continue;
+    if (best == locals_.size() || l.next * locals_[best].chunks < locals_[best].next * l.chunks) best = k;
   }
-  return false;
+  if (best == locals_.size()) return false;
+  Local& l = locals_[best];
+  std::int32_t slot = -1;
+  if (l.pool >= 0) {
+    slot = pools_[l.pool].slots.front();
+    pools_[l.pool].slots.pop_front();
+  }
+  const SendFlow& f = *l.flow;
+  const Bytes off = l.next * f.chunk;
+  const Bytes len = chunk_len(f.bytes, f.chunk, l.next);
+  t_.send({f.next, f.tag, slot, l.next, off, b_.send_at(f.dst, f.offset + off), len, 0});
+  ++l.next;
+  --local_left_;
+  ++inflight_;
+  stats_.injected_bytes += len;
+  local_cursor_ = (best + 1) % locals_.size();  // ties rotate
+  return true;
 }
 
 bool Engine::issue_forward() {

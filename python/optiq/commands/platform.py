@@ -1,0 +1,42 @@
+"""``optiq platform``: write a SimGrid platform (and hostfile) for a topology."""
+
+from __future__ import annotations
+
+from ..simulation import platform as plat
+from .. import _core
+
+EXAMPLES = """examples:
+  optiq platform --topology mira:1024 --out mira1024.xml
+  optiq platform --topology torus:8x8x8 --link-bandwidth 12.5e9 --latency 1e-7 --out t.xml
+  smpirun -np 1024 -platform mira1024.xml -hostfile mira1024.hosts ./app
+
+Writes PLATFORM.xml and PLATFORM.hosts (one host per rank, rank r on node r). The platform is
+SimGrid's TORUS cluster with the dimensions in BG/Q routing order, so SimGrid routes exactly as
+optiq's 'simgrid' routing model does (plan with --routing simgrid and the topology printed here).
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "platform", help="write a SimGrid platform whose routes equal optiq's 'simgrid' routing model",
+        description="Write a SimGrid platform file and hostfile for a torus topology.", epilog=EXAMPLES)
+    p.add_argument("--topology", required=True, metavar="SPEC",
+                   help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all dimensions rings)")
+    p.add_argument("--link-bandwidth", type=float, default=1.8e9, metavar="BYTES_PER_S",
+                   help="bytes/s per link and direction (default: 1.8e9)")
+    p.add_argument("--latency", type=float, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
+    p.add_argument("--ranks-per-node", type=int, default=1, metavar="R", help="hostfile lines per node (default: 1)")
+    p.add_argument("--out", required=True, metavar="PLATFORM.xml", help="where to write the platform")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if not args.link_bandwidth > 0 or not args.latency >= 0:
+        raise _core.Error("--link-bandwidth must be positive and --latency non-negative")
+    if args.ranks_per_node < 1:
+        raise _core.Error(f"--ranks-per-node must be at least 1, got {args.ranks_per_node}")
+    topo = plat.simulated_topology(args.topology, args.link_bandwidth)
+    xml, hosts = plat.write_platform(topo, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
+    print(f"wrote {xml} and {hosts}: {topo.num_nodes} hosts; plan for it with "
+          f"--topology {topo.spec} --routing {plat.ROUTING}")
+    return 0

@@ -1,0 +1,114 @@
+"""``optiq simulate``: run MPI_Alltoallv and optiq's runtime on a SimGrid-simulated torus."""
+
+from __future__ import annotations
+
+from ..evaluate import check_planner_names
+from ..progress import Progress
+from ..simulation.experiment import MPI, Setup, simulate
+from .common import add_planner_arguments, planner_list, planner_options, print_json
+from .. import _core
+
+EXAMPLES = """examples:
+  optiq simulate --topology bgq:2x2x4x4x2 --pattern disjoint --bytes 1MiB
+  optiq simulate --topology mira:1024 --pattern overlap --bytes 8MiB --planner default,heu2,mcf --json
+  optiq simulate --topology mira:512 --pattern subset --bytes 256KiB --planner heu2 --transport rma --chunk 32KiB
+
+The simulated machine is SimGrid's torus with the topology's shape: routes follow the core's
+'simgrid' model (dimension order of BG/Q, SimGrid's tie rule; see docs/simulation.md), size-2
+dimensions have one usable cable, links carry --link-bandwidth each way. Every rank is one node.
+Results: simulated seconds of one call (after a warm-up call that plans), throughput, the plan's
+fluid prediction (busiest link / bandwidth) and the wall-clock cost of each simulation.
+"""
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate", help="run MPI_Alltoallv and optiq under SimGrid SMPI on a simulated torus",
+        description="Simulate one exchange with SimGrid SMPI: MPI_Alltoallv, then optiq's runtime once per "
+                    "planner, each on the same platform, and set simulated times beside the plans' predictions.",
+        epilog=EXAMPLES)
+    net = p.add_argument_group("network")
+    net.add_argument("--topology", default="mira:512", metavar="SPEC",
+                     help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all rings) (default: %(default)s)")
+    net.add_argument("--link-bandwidth", type=float, default=1.8e9, metavar="BYTES_PER_S",
+                     help="bytes/s per link and direction (default: 1.8e9, BG/Q)")
+    net.add_argument("--latency", type=float, default=5e-8, metavar="SECONDS",
+                     help="latency per link (default: 5e-8)")
+    pat = p.add_argument_group("pattern")
+    pat.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(), help="(default: %(default)s)")
+    pat.add_argument("--bytes", default="8MiB", metavar="SIZE", help="bytes per pair (default: %(default)s)")
+    pat.add_argument("--sources", type=int, default=-1, metavar="M")
+    pat.add_argument("--dests", type=int, default=-1, metavar="N")
+    pat.add_argument("--start-src", type=int, default=-1, metavar="NODE")
+    pat.add_argument("--start-dst", type=int, default=-1, metavar="NODE")
+    pat.add_argument("--seed", type=int, default=0, help="seed of random pairings and sizes (default: 0)")
+    add_planner_arguments(p, default="default,heu1,heu2,mcf", heu2_chunk_flag="--heu2-chunk")
+    rt = p.add_argument_group("runtime")
+    rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"), help="(default: %(default)s)")
+    rt.add_argument("--chunk", default="0", metavar="SIZE",
+                    help="bytes per forwarded message; 0: automatic (default)")
+    rt.add_argument("--threshold", default="64KiB", metavar="SIZE",
+                    help="pairs below this go direct, unplanned (default: %(default)s)")
+    rt.add_argument("--budget", default="16MiB", metavar="SIZE", help="forwarding memory per rank (default: %(default)s)")
+    meas = p.add_argument_group("measurement")
+    meas.add_argument("--iterations", type=int, default=1, metavar="K",
+                      help="timed calls after the warm-up call; simulations are deterministic (default: 1)")
+    check = meas.add_mutually_exclusive_group()
+    check.add_argument("--verify", dest="verify", action="store_const", const=True, default=None,
+                       help="check every delivered byte (default when a call moves at most 1 GiB)")
+    check.add_argument("--no-verify", dest="verify", action="store_const", const=False,
+                       help="share buffers between simulated ranks so large patterns fit in memory")
+    meas.add_argument("--mpi-call", default="auto", choices=("auto", "alltoallv", "p2p"),
+                      help="the baseline: MPI_Alltoallv, or its non-empty messages posted at once with "
+                           "MPI_Isend/MPI_Irecv (same simulated time, far cheaper to simulate); auto: "
+                           "MPI_Alltoallv up to 128 ranks (default: %(default)s)")
+    meas.add_argument("--timeout", type=float, default=3600, metavar="SECONDS",
+                      help="give up on one simulation after this long (default: %(default)s)")
+    out = p.add_argument_group("output")
+    out.add_argument("--json", action="store_true", help='print {"results": [...]} instead of the table')
+    out.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    p.set_defaults(func=run)
+
+
+def setup_from(args) -> Setup:
+    if args.iterations < 1:
+        raise _core.Error(f"--iterations must be at least 1, got {args.iterations}")
+    if args.seed < 0:
+        raise _core.Error(f"seed must be non-negative, got {args.seed}")
+    if not args.latency >= 0 or not args.link_bandwidth > 0:
+        raise _core.Error("--latency must be >= 0 and --link-bandwidth positive")
+    for flag in ("chunk", "threshold", "budget"):
+        _core.parse_bytes(getattr(args, flag))
+    return Setup(topology=args.topology, pattern=args.pattern, bytes=args.bytes, sources=args.sources,
+                 dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
+                 transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
+                 iterations=args.iterations, verify=args.verify, latency=args.latency,
+                 link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call, options=planner_options(args))
+
+
+def report(setup: Setup, results: list) -> None:
+    print(f"simulated {setup.topology}, pattern {setup.pattern}, {setup.bytes} per pair, transport {setup.transport}")
+    print(f"{'':14}{'simulated ms':>13}{'GB/s':>9}{'predicted ms':>14}{'of prediction':>15}{'x MPI':>7}"
+          f"{'wall s':>8}  bytes")
+    mpi = next(r for r in results if r["planner"] == MPI)
+    print(f"baseline: {mpi['mpi_call']}")
+    for r in results:
+        ratio = r["predicted_seconds"] / r["simulated_seconds"] if r["simulated_seconds"] > 0 else 0.0
+        speedup = mpi["simulated_seconds"] / r["simulated_seconds"] if r["simulated_seconds"] > 0 else 0.0
+        checked = {True: "verified", False: "WRONG", None: "unchecked"}[r["verified"]]
+        print(f"{r['planner']:14}{r['simulated_seconds'] * 1e3:13.3f}{r['throughput'] / 1e9:9.2f}"
+              f"{r['predicted_seconds'] * 1e3:14.3f}{100 * ratio:14.1f}%{speedup:7.2f}{r['wall_seconds']:8.1f}  {checked}")
+
+
+def run(args) -> int:
+    planners = planner_list(args.planner)
+    check_planner_names(planners)
+    setup = setup_from(args)
+    progress = Progress(quiet=args.quiet)
+    results = simulate(setup, planners, progress, progress.note)
+    if args.json:
+        print_json({"topology": setup.topology, "pattern": setup.pattern, "bytes": setup.bytes,
+                    "transport": setup.transport, "results": results})
+    else:
+        report(setup, results)
+    return 0 if all(r["verified"] is not False for r in results) else 1

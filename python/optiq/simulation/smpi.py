@@ -1,0 +1,112 @@
+"""Launching optiq's driver under SimGrid SMPI.
+
+The model settings, and why (docs/simulation.md has the longer story):
+
+- ``network/model:CM02`` with ``TCP-gamma:0``, ``weight-S:0`` and no cross-traffic: links are
+  shared max-min fairly and a message of ``b`` bytes alone on a route takes ``latency + b / bw``.
+  That is the fluid model the planners optimise, so a simulated time can be set beside a plan's
+  prediction. SMPI's default model would multiply bandwidths by factors measured on an Ethernet
+  cluster, and cross-traffic would charge acknowledgements to the reverse links.
+- ``smpi/simulate-computation:no``: CPU time of the simulated ranks is not injected. The simulation
+  runs 1024 ranks on a shared 2-core host, so measured bursts would be this machine's noise; the
+  result is the network time of the exchange (planning is reported separately, in wall seconds).
+- ``smpi/test`` and ``smpi/iprobe`` at 100 ns, ``grow-injected-times:no``: each poll costs a
+  fixed, small simulated time (a polling loop must cost something, or simulated time would not
+  advance while a rank spins), without SMPI's growing back-off.
+- ``smpi/coll-selector:ompi`` (the default selector sends P^2 messages in some collectives) and
+  ``smpi/alltoallv:ompi_basic_linear``: MPI_Alltoallv posts all its messages at once, so its time
+  is the network's default routing at work, not a pairwise algorithm's serialisation.
+- ``smpi/privatization:no``: the runtime keeps no global mutable state, so ranks need no copies of
+  the program; ``smpi/shared-malloc-blocksize`` lets shared buffers of 1024 ranks fit in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from .. import _core
+
+POLL_COST = 1e-7
+
+MODEL_SETTINGS = (
+    "network/model:CM02",
+    "network/TCP-gamma:0",
+    "network/weight-S:0",
+    "network/crosstraffic:0",
+    "smpi/simulate-computation:no",
+    f"smpi/test:{POLL_COST:g}",
+    f"smpi/iprobe:{POLL_COST:g}",
+    "smpi/grow-injected-times:no",
+    "smpi/coll-selector:ompi",
+    "smpi/alltoallv:ompi_basic_linear",
+    "smpi/privatization:no",
+    "smpi/shared-malloc-blocksize:67108864",
+)
+
+
+def _bin_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "bin"
+
+
+def _tool(env: str, path: Path, what: str) -> Path:
+    chosen = Path(os.environ[env]) if os.environ.get(env) else path
+    if not chosen.is_file():
+        raise _core.Error(f"{what} is not at {chosen}: install SimGrid (apt-get install libsimgrid-dev) and "
+                          f"rebuild the package (scripts/setup.sh does both), or set {env}")
+    return chosen
+
+
+def smpi_driver() -> Path:
+    """The driver built with smpicxx: $OPTIQ_SMPI_DRIVER, else the one installed with the package."""
+    return _tool("OPTIQ_SMPI_DRIVER", _bin_dir() / "smpi" / "optiq-driver", "the SMPI build of optiq-driver")
+
+
+def simroutes() -> Path:
+    """The route query tool: $OPTIQ_SIMROUTES, else the one installed with the package."""
+    return _tool("OPTIQ_SIMROUTES", _bin_dir() / "optiq-simroutes", "optiq-simroutes")
+
+
+def smpirun() -> str:
+    exe = shutil.which("smpirun")
+    if not exe:
+        raise _core.Error("smpirun not found: install SimGrid (apt-get install libsimgrid-dev; scripts/setup.sh does)")
+    return exe
+
+
+def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeout: float) -> dict:
+    """Runs the SMPI driver on ``np`` simulated ranks; returns its JSON document plus ``wall_seconds``."""
+    cmd = [smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hostfile)]
+    cmd += [f"--cfg={setting}" for setting in MODEL_SETTINGS]
+    cmd += ["--log=root.thres:warning", str(smpi_driver())] + list(driver_args)
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise _core.Error(f"no result after {timeout:g} s; the simulation was stopped") from None
+    wall = time.perf_counter() - start
+    errors = [line for line in proc.stderr.splitlines() if "optiq-driver: error: " in line]
+    if errors:
+        raise _core.Error(errors[0].split("optiq-driver: error: ", 1)[1])
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+        raise _core.Error(f"the simulation failed (exit status {proc.returncode}): {tail or 'no output'}")
+    result = json.loads(lines[-1])
+    result["wall_seconds"] = wall
+    return result
+
+
+def simgrid_routes(platform: Path, sources: list) -> dict:
+    """SimGrid's own routes from the given hosts: {(src_host, dst_host): [link names]}."""
+    out = subprocess.run([str(simroutes()), str(platform)] + list(sources), capture_output=True, text=True,
+                         check=True, stdin=subprocess.DEVNULL).stdout
+    routes = {}
+    for line in out.splitlines():
+        a, b, *links = line.split()
+        routes[(a, b)] = links
+    return routes

@@ -1,0 +1,98 @@
+"""SimGrid simulation: platform routes equal the core's 'simgrid' model; a small case end to end."""
+
+import json
+
+import pytest
+
+from optiq import _core
+from optiq.simulation import platform as plat
+from optiq.simulation import smpi
+
+
+def core_and_simgrid_routes(tmp_path, spec, stride=1):
+    topo = plat.simulated_topology(spec)
+    layout = plat.Layout.of(topo)
+    routing = _core.make_routing(plat.ROUTING, topo)
+    xml, _ = plat.write_platform(topo, tmp_path / "p.xml")
+    sources = list(range(0, topo.num_nodes, stride))
+    simgrid = smpi.simgrid_routes(xml, [layout.host(s) for s in sources])
+    pairs = [(s, d) for s in sources for d in range(topo.num_nodes) if s != d]
+    core = {(s, d): [layout.link_name(link) for link in routing.route(s, d)] for s, d in pairs}
+    return {(s, d): simgrid[(layout.host(s), layout.host(d))] for s, d in pairs}, core
+
+
+@pytest.mark.parametrize("spec", ["torus:4x8x2", "torus:5x6x3", "bgq:2x2x4x4x2", "torus:6"])
+def test_simgrid_routes_equal_the_core_model_for_every_pair(tmp_path, spec):
+    simgrid, core = core_and_simgrid_routes(tmp_path, spec)
+    different = [pair for pair in core if simgrid[pair] != core[pair]]
+    assert not different, f"{len(different)} of {len(core)} routes differ, e.g. {different[:3]}"
+
+
+def test_simgrid_routes_equal_the_core_model_on_mira_1024(tmp_path):
+    simgrid, core = core_and_simgrid_routes(tmp_path, "mira:1024", stride=41)
+    assert len(core) == 25 * 1023
+    assert all(simgrid[pair] == core[pair] for pair in core)
+
+
+def test_every_link_name_is_a_distinct_simgrid_link(tmp_path):
+    topo = plat.simulated_topology("bgq:2x2x4x4x2")
+    layout = plat.Layout.of(topo)
+    names = [layout.link_name(link) for link in range(topo.num_link_slots) if topo.link_exists(link)]
+    assert len(set(names)) == len(names) == topo.num_links
+
+
+def test_simulated_topology_keeps_nodes_and_makes_size_two_rings_lines():
+    topo = plat.simulated_topology("bgq:4x4x4x8x2")
+    assert topo.spec == "torus:4x4x4x8x2m" and topo.num_nodes == 1024
+    assert topo.num_links == 1024 * 9  # E has one cable, used both ways
+    with pytest.raises(_core.Error, match="not a ring"):
+        plat.simulated_topology("mesh:4x4")
+
+
+def test_platform_command_writes_platform_and_hostfile(optiq_cli, tmp_path):
+    out = optiq_cli("platform", "--topology", "mira:512", "--out", tmp_path / "m.xml")
+    assert "--topology torus:4x4x4x4x2m --routing simgrid" in out.stdout
+    assert 'topo_parameters="4,4,4,4,2"' in (tmp_path / "m.xml").read_text()
+    hosts = (tmp_path / "m.hosts").read_text().split()
+    assert len(hosts) == 512 and len(set(hosts)) == 512
+    bad = optiq_cli("platform", "--topology", "mesh:4x4", "--out", tmp_path / "x.xml", check=False)
+    assert bad.returncode == 2 and "not a ring" in bad.stderr
+
+
+def test_small_simulation_end_to_end(optiq_cli):
+    """64 simulated nodes: every byte checked, the default route's time equals its prediction, and
+    no run beats its plan's fluid bound (the busiest link must carry its bytes)."""
+    out = optiq_cli("simulate", "--topology", "torus:4x4x4", "--pattern", "disjoint", "--bytes", "512KiB",
+                    "--planner", "default,heu2,mcf", "--json", "--quiet")
+    doc = json.loads(out.stdout)
+    runs = {r["planner"]: r for r in doc["results"]}
+    assert list(runs) == ["mpi_alltoallv", "default", "heu2", "mcf"]
+    for r in runs.values():
+        assert set(r) >= {"planner", "simulated_seconds", "throughput", "predicted_seconds", "wall_seconds"}
+        assert r["verified"] is True
+        assert r["simulated_seconds"] >= r["predicted_seconds"] * (1 - 1e-6)
+    for name in ("mpi_alltoallv", "default"):
+        assert runs[name]["simulated_seconds"] == pytest.approx(runs[name]["predicted_seconds"], rel=0.02)
+    for name in ("heu2", "mcf"):
+        assert runs[name]["predicted_seconds"] < runs["default"]["predicted_seconds"] / 2
+        assert runs[name]["simulated_seconds"] < runs["mpi_alltoallv"]["simulated_seconds"] / 1.5
+        assert runs[name]["forwarded_bytes"] > 0
+
+
+def test_simulate_rejects_bad_input(optiq_cli):
+    bad = optiq_cli("simulate", "--topology", "mesh:4x4", "--quiet", check=False)
+    assert bad.returncode == 2 and "not a ring" in bad.stderr
+    bad = optiq_cli("simulate", "--topology", "torus:4x4", "--planner", "magic", check=False)
+    assert bad.returncode == 2 and "unknown planner" in bad.stderr
+
+
+def test_p2p_baseline_takes_the_simulated_time_of_mpi_alltoallv(optiq_cli):
+    times = {}
+    for call in ("alltoallv", "p2p"):
+        out = optiq_cli("simulate", "--topology", "torus:4x4x2", "--pattern", "overlap", "--bytes", "1MiB",
+                        "--planner", "default", "--mpi-call", call, "--json", "--quiet")
+        (mpi,) = [r for r in json.loads(out.stdout)["results"] if r["planner"] == "mpi_alltoallv"]
+        assert mpi["verified"] is True
+        assert mpi["mpi_call"] == {"alltoallv": "MPI_Alltoallv", "p2p": "MPI_Isend/MPI_Irecv"}[call]
+        times[call] = mpi["simulated_seconds"]
+    assert times["p2p"] == pytest.approx(times["alltoallv"], rel=0.01)
