@@ -1,0 +1,138 @@
+// The C API: checks what must be checked before any communication, runs the protocol, and
+// turns refusals anywhere into the same status everywhere.
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "exchange/barrier.hpp"
+#include "exchange/comm_state.hpp"
+#include "exchange/protocols.hpp"
+#include "optiq/exchange.h"
+
+using namespace optiq::sx;
+
+namespace {
+
+void set_message(optiq_sx_result* result, const std::string& text) {
+  if (result) std::snprintf(result->message, sizeof result->message, "%s", text.c_str());
+}
+
+int refuse(optiq_sx_result* result, const std::string& text) {
+  set_message(result, "optiq_sparse_exchange: " + text);
+  return OPTIQ_ERR_ARG;
+}
+
+// Refusals that cannot be shared with other ranks: without a usable communicator or knowing
+// which collective steps to take, this rank cannot take part at all.
+std::string unusable(MPI_Comm comm, optiq_sx_protocol protocol, const optiq_sx_options& o) {
+  int flag = 0;
+  MPI_Initialized(&flag);
+  if (!flag) return "MPI is not initialised";
+  MPI_Finalized(&flag);
+  if (flag) return "MPI is finalised";
+  if (comm == MPI_COMM_NULL) return "comm is MPI_COMM_NULL";
+  MPI_Comm_test_inter(comm, &flag);
+  if (flag) return "comm is an inter-communicator (only intra-communicators are supported)";
+  if (!optiq_sx_protocol_name(protocol)) return "protocol " + std::to_string(protocol) + " is not a protocol";
+  if (!optiq_sx_barrier_name(o.barrier))
+    return "options->barrier " + std::to_string(o.barrier) + " is not a barrier kind";
+  if (o.max_neighbors < -1)
+    return "options->max_neighbors must be -1 (unknown) or a count, not " + std::to_string(o.max_neighbors);
+  return "";
+}
+
+int exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* sendbufs, const int* sendsizes,
+             optiq_sx_protocol protocol, const optiq_sx_options* options, optiq_sx_result* result) {
+  optiq_sx_options o;
+  optiq_sx_options_init(&o);
+  if (options) o = *options;
+  const std::string problem = unusable(comm, protocol, o);
+  if (!problem.empty()) return refuse(result, problem);
+
+  CommState& state = state_for(comm);
+  const optiq_sx_protocol chosen = protocol == OPTIQ_SX_AUTO ? choose_protocol(state.size, o.max_neighbors) : protocol;
+  Outgoing out = check_outgoing(state.rank, state.size, nsend, dests, sendbufs, sendsizes);
+  if (!result && !out.bad()) {
+    out = Outgoing{};
+    out.error = "rank " + std::to_string(state.rank) + ": result is NULL";
+  }
+  state.begin_call();
+  Inbox inbox;
+  Call call{state, state.payload_comm(), out, inbox, resolve_barrier(o.barrier)};
+  switch (chosen) {
+    case OPTIQ_SX_PEX: run_pex(call); break;
+    case OPTIQ_SX_PCX: run_pcx(call); break;
+    case OPTIQ_SX_RSX: run_rsx(call); break;
+    default: run_nbx(call); break;
+  }
+  if (result) {
+    result->protocol = chosen;
+    result->barrier = chosen == OPTIQ_SX_NBX ? call.barrier : OPTIQ_SX_BARRIER_AUTO;
+  }
+  if (out.bad()) return refuse(result, out.error);
+  if (inbox.any_failed()) return refuse(result, inbox.failure_message());
+  if (out.has_self) inbox.copy_self(state.rank, out.self);
+  inbox.hand_over(result);
+  return OPTIQ_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+void optiq_sx_options_init(optiq_sx_options* options) {
+  if (!options) return;
+  options->barrier = OPTIQ_SX_BARRIER_AUTO;
+  options->max_neighbors = -1;
+}
+
+int optiq_sparse_exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* sendbufs,
+                          const int* sendsizes, optiq_sx_protocol protocol, const optiq_sx_options* options,
+                          optiq_sx_result* result) {
+  if (result) {
+    std::memset(result, 0, sizeof *result);
+    result->protocol = protocol;
+  }
+  try {
+    return exchange(comm, nsend, dests, sendbufs, sendsizes, protocol, options, result);
+  } catch (const std::exception& e) {  // std::bad_alloc: peers may be waiting for this rank
+    fatal(e.what());
+  }
+}
+
+int optiq_sx_result_free(optiq_sx_result* result) {
+  if (!result) return OPTIQ_SUCCESS;
+  for (int i = 0; i < result->nrecv; ++i) std::free(result->recvbufs ? result->recvbufs[i] : nullptr);
+  std::free(result->sources);
+  std::free(result->sizes);
+  std::free(result->recvbufs);
+  result->nrecv = 0;
+  result->sources = nullptr;
+  result->sizes = nullptr;
+  result->recvbufs = nullptr;
+  return OPTIQ_SUCCESS;
+}
+
+const char* optiq_sx_protocol_name(optiq_sx_protocol protocol) {
+  switch (protocol) {
+    case OPTIQ_SX_AUTO: return "auto";
+    case OPTIQ_SX_PEX: return "pex";
+    case OPTIQ_SX_PCX: return "pcx";
+    case OPTIQ_SX_RSX: return "rsx";
+    case OPTIQ_SX_NBX: return "nbx";
+  }
+  return nullptr;
+}
+
+const char* optiq_sx_barrier_name(optiq_sx_barrier barrier) {
+  switch (barrier) {
+    case OPTIQ_SX_BARRIER_AUTO: return "auto";
+    case OPTIQ_SX_BARRIER_IBARRIER: return "ibarrier";
+    case OPTIQ_SX_BARRIER_DISSEMINATION: return "dissemination";
+  }
+  return nullptr;
+}
+
+}  // extern "C"

@@ -1,0 +1,171 @@
+// Bad input to optiq_sparse_exchange, with every protocol and barrier: one rank (or two, or
+// all) passes a bad argument while the others pass good ones, some of them sending to the bad
+// rank. Every rank must return OPTIQ_ERR_ARG without hanging (ctest's timeout catches a hang):
+// the bad rank with a message saying what is wrong, the others naming the bad rank, nobody
+// keeping a message. The next exchange on the same communicator must then deliver exactly
+// its own messages: nothing of the failed call may linger.
+// Also: arguments refused before any communication (an invalid protocol, barrier or hint, a
+// null communicator), passed on every rank.
+#include <cstdio>
+#include <cstring>
+#include <functional>
+
+#include "sparse.hpp"
+
+using namespace sparsetest;
+
+namespace {
+
+std::uint64_t calls = 1000000;
+
+struct Args {
+  int nsend;
+  const int* dests;
+  const void* const* bufs;
+  const int* sizes;
+  bool null_result = false;
+};
+
+struct BadKind {
+  const char* name;
+  const char* needle;  // in the bad rank's message
+  std::function<void(Args&, int size)> spoil;
+};
+
+// Each spoiler replaces all of a bad rank's arrays, so none is read past its end.
+std::vector<BadKind> bad_kinds() {
+  static int zero_zero[2] = {0, 0}, zero_size[2] = {0, 0}, zero_minus[2] = {0, -1};
+  static const int five_minus[2] = {5, -3}, one_one[2] = {1, 1};
+  static const char bytes[8] = "payload";
+  static const void* two_bufs[2] = {bytes, bytes};
+  static const void* null_bufs[2] = {nullptr, nullptr};
+  auto set = [](Args& a, int n, const int* d, const void* const* b, const int* z) {
+    a.nsend = n;
+    a.dests = d;
+    a.bufs = b;
+    a.sizes = z;
+  };
+  return {
+      {"negative nsend", "nsend is negative (-2)", [=](Args& a, int) { set(a, -2, zero_zero, two_bufs, one_one); }},
+      {"destination = size", "is not a rank of the communicator (",
+       [=](Args& a, int size) {
+         zero_size[1] = size;
+         set(a, 2, zero_size, two_bufs, one_one);
+       }},
+      {"negative destination", "dests[1] = -1 is not a rank of the communicator",
+       [=](Args& a, int) { set(a, 2, zero_minus, two_bufs, one_one); }},
+      {"negative size", "sendsizes[1] is negative (-3)", [=](Args& a, int) { set(a, 2, zero_zero, two_bufs, five_minus); }},
+      {"NULL dests", "dests is NULL with nsend = 1", [=](Args& a, int) { set(a, 1, nullptr, two_bufs, one_one); }},
+      {"NULL sendsizes", "sendsizes is NULL with nsend = 1",
+       [=](Args& a, int) { set(a, 1, zero_zero, two_bufs, nullptr); }},
+      {"NULL sendbufs", "sendbufs is NULL with nsend = 1", [=](Args& a, int) { set(a, 1, zero_zero, nullptr, one_one); }},
+      {"NULL buffer", "sendbufs[0] is NULL for a message of 5 bytes",
+       [=](Args& a, int) { set(a, 1, zero_zero, null_bufs, five_minus); }},
+      {"repeated destination", "dests[1] = 0 repeats dests[0] (send at most one message to each rank)",
+       [=](Args& a, int) { set(a, 2, zero_zero, two_bufs, one_one); }},
+      {"NULL result", "", [](Args& a, int) { a.null_result = true; }},
+  };
+}
+
+// Runs one call in which the ranks in `bad` spoil their arguments; checks the outcome.
+void failing_call(const Variant& v, const BadKind& kind, const std::vector<int>& bad, std::uint64_t seed,
+                  Checker& ck) {
+  const int rank = mpitest::world_rank(), size = mpitest::world_size();
+  optiq::Rng rng(seed);
+  const Pattern good = random_pattern(rng, size, {0, true, 100});  // may send to the bad ranks
+  std::vector<unsigned char> bytes(100, 7);
+  std::vector<int> dests, sizes;
+  std::vector<const void*> bufs;
+  for (const Send& s : good[rank]) {
+    dests.push_back(s.dest);
+    sizes.push_back(s.bytes);
+    bufs.push_back(bytes.data());
+  }
+  Args a{static_cast<int>(dests.size()), dests.data(), bufs.data(), sizes.data()};
+  const bool me_bad = std::find(bad.begin(), bad.end(), rank) != bad.end();
+  if (me_bad) kind.spoil(a, size);
+  optiq_sx_options o;
+  optiq_sx_options_init(&o);
+  o.barrier = v.barrier;
+  optiq_sx_result r;
+  const int status =
+      optiq_sparse_exchange(MPI_COMM_WORLD, a.nsend, a.dests, a.bufs, a.sizes, v.protocol, &o, a.null_result ? nullptr : &r);
+  ++calls;
+  const std::string what = v.name() + ", " + kind.name + " on " + std::to_string(bad.size()) + " rank(s) from " +
+                           std::to_string(bad.front());
+  ck.expect(status == OPTIQ_ERR_ARG, "%s: status %d", what.c_str(), status);
+  if (!a.null_result) {  // (a bad rank passing no result has nothing more to look at)
+    ck.expect(r.nrecv == 0 && r.sources == nullptr, "%s: %d messages kept", what.c_str(), r.nrecv);
+    if (me_bad) {
+      const std::string prefix = "optiq_sparse_exchange: rank " + std::to_string(rank) + ": ";
+      ck.expect(std::strncmp(r.message, prefix.c_str(), prefix.size()) == 0 && std::strstr(r.message, kind.needle),
+                "%s: the bad rank's message is '%s'", what.c_str(), r.message);
+    } else {
+      const std::string needle = "rank " + std::to_string(bad.front()) + " passed bad arguments";
+      ck.expect(std::strstr(r.message, needle.c_str()) != nullptr, "%s: message '%s' lacks '%s'", what.c_str(),
+                r.message, needle.c_str());
+      if (bad.size() > 1)
+        ck.expect(std::strstr(r.message, "other rank") != nullptr, "%s: '%s'", what.c_str(), r.message);
+    }
+    optiq_sx_result_free(&r);
+  }
+  // The next call must see exactly its own messages.
+  const Pattern next = random_pattern(rng, size, {0, true, 300});
+  checked_exchange(MPI_COMM_WORLD, next, calls++, v, ck, what + ", next call");
+}
+
+void local_refusals(Checker& ck) {
+  optiq_sx_result r;
+  int status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, static_cast<optiq_sx_protocol>(9),
+                                     nullptr, &r);
+  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "protocol 9 is not a protocol"), "protocol 9: %d '%s'",
+            status, r.message);
+  optiq_sx_options o;
+  optiq_sx_options_init(&o);
+  o.barrier = static_cast<optiq_sx_barrier>(-1);
+  status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, OPTIQ_SX_NBX, &o, &r);
+  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "options->barrier -1"), "barrier -1: '%s'", r.message);
+  optiq_sx_options_init(&o);
+  o.max_neighbors = -5;
+  status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, OPTIQ_SX_AUTO, &o, &r);
+  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "max_neighbors"), "hint -5: '%s'", r.message);
+  status = optiq_sparse_exchange(MPI_COMM_NULL, 0, nullptr, nullptr, nullptr, OPTIQ_SX_PEX, nullptr, &r);
+  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "MPI_COMM_NULL"), "null comm: '%s'", r.message);
+  status = optiq_sparse_exchange(MPI_COMM_NULL, 0, nullptr, nullptr, nullptr, OPTIQ_SX_PEX, nullptr, nullptr);
+  ck.expect(status == OPTIQ_ERR_ARG, "null comm and result: %d", status);
+  ck.expect(optiq_sx_result_free(nullptr) == OPTIQ_SUCCESS, "freeing NULL");
+  ck.expect(optiq_sx_protocol_name(static_cast<optiq_sx_protocol>(5)) == nullptr &&
+                optiq_sx_barrier_name(static_cast<optiq_sx_barrier>(3)) == nullptr,
+            "names outside the enums");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  Checker ck;
+  const int size = mpitest::world_size();
+  local_refusals(ck);
+  const std::vector<BadKind> kinds = bad_kinds();
+  int n = 0;
+  for (const Variant& v : all_variants())
+    for (const BadKind& kind : kinds) {
+      const int who = (n * 7) % size;
+      failing_call(v, kind, {who}, 100 + n, ck);
+      ++n;
+    }
+  // Several bad ranks at once, and all of them.
+  for (const Variant& v : all_variants()) {
+    std::vector<int> two = {size - 1};
+    if (size > 2) two.insert(two.begin(), 1);
+    failing_call(v, kinds[3], two, 500 + n++, ck);
+    std::vector<int> everyone;
+    for (int r = 0; r < size; ++r) everyone.push_back(r);
+    failing_call(v, kinds[1], everyone, 600 + n++, ck);
+  }
+  const int failures = ck.total();
+  if (mpitest::world_rank() == 0)
+    std::printf("%s: %d failures in %d failing calls at %d ranks\n", failures ? "FAILED" : "passed", failures, n, size);
+  MPI_Finalize();
+  return failures ? 1 : 0;
+}
