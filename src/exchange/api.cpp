@@ -24,9 +24,26 @@ int refuse(optiq_sx_result* result, const std::string& text) {
   return OPTIQ_ERR_ARG;
 }
 
+// A C caller may pass any int where an enum is expected, and loading a value outside an
+// enum's range as that enum is undefined behaviour in C++: enum arguments are read as ints
+// and only converted back once known to be valid.
+template <class E>
+int as_int(const E& e) {
+  static_assert(sizeof(E) == sizeof(int), "C enums are int-sized here");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+struct Settings {
+  optiq_sx_protocol protocol = OPTIQ_SX_AUTO;
+  optiq_sx_barrier barrier = OPTIQ_SX_BARRIER_AUTO;
+  int max_neighbors = -1;
+};
+
 // Refusals that cannot be shared with other ranks: without a usable communicator or knowing
 // which collective steps to take, this rank cannot take part at all.
-std::string unusable(MPI_Comm comm, optiq_sx_protocol protocol, const optiq_sx_options& o) {
+std::string unusable(MPI_Comm comm, int protocol, const optiq_sx_options* options, Settings& s) {
   int flag = 0;
   MPI_Initialized(&flag);
   if (!flag) return "MPI is not initialised";
@@ -35,24 +52,29 @@ std::string unusable(MPI_Comm comm, optiq_sx_protocol protocol, const optiq_sx_o
   if (comm == MPI_COMM_NULL) return "comm is MPI_COMM_NULL";
   MPI_Comm_test_inter(comm, &flag);
   if (flag) return "comm is an inter-communicator (only intra-communicators are supported)";
-  if (!optiq_sx_protocol_name(protocol)) return "protocol " + std::to_string(protocol) + " is not a protocol";
-  if (!optiq_sx_barrier_name(o.barrier))
-    return "options->barrier " + std::to_string(o.barrier) + " is not a barrier kind";
-  if (o.max_neighbors < -1)
-    return "options->max_neighbors must be -1 (unknown) or a count, not " + std::to_string(o.max_neighbors);
+  if (protocol < OPTIQ_SX_AUTO || protocol > OPTIQ_SX_NBX)
+    return "protocol " + std::to_string(protocol) + " is not a protocol";
+  s.protocol = static_cast<optiq_sx_protocol>(protocol);
+  if (!options) return "";
+  const int barrier = as_int(options->barrier);
+  if (barrier < OPTIQ_SX_BARRIER_AUTO || barrier > OPTIQ_SX_BARRIER_DISSEMINATION)
+    return "options->barrier " + std::to_string(barrier) + " is not a barrier kind";
+  s.barrier = static_cast<optiq_sx_barrier>(barrier);
+  s.max_neighbors = options->max_neighbors;
+  if (s.max_neighbors < -1)
+    return "options->max_neighbors must be -1 (unknown) or a count, not " + std::to_string(s.max_neighbors);
   return "";
 }
 
 int exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* sendbufs, const int* sendsizes,
-             optiq_sx_protocol protocol, const optiq_sx_options* options, optiq_sx_result* result) {
-  optiq_sx_options o;
-  optiq_sx_options_init(&o);
-  if (options) o = *options;
-  const std::string problem = unusable(comm, protocol, o);
+             int protocol, const optiq_sx_options* options, optiq_sx_result* result) {
+  Settings s;
+  const std::string problem = unusable(comm, protocol, options, s);
   if (!problem.empty()) return refuse(result, problem);
 
   CommState& state = state_for(comm);
-  const optiq_sx_protocol chosen = protocol == OPTIQ_SX_AUTO ? choose_protocol(state.size, o.max_neighbors) : protocol;
+  const optiq_sx_protocol chosen =
+      s.protocol == OPTIQ_SX_AUTO ? choose_protocol(state.size, s.max_neighbors) : s.protocol;
   Outgoing out = check_outgoing(state.rank, state.size, nsend, dests, sendbufs, sendsizes);
   if (!result && !out.bad()) {
     out = Outgoing{};
@@ -60,7 +82,7 @@ int exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* send
   }
   state.begin_call();
   Inbox inbox;
-  Call call{state, state.payload_comm(), out, inbox, resolve_barrier(o.barrier)};
+  Call call{state, state.payload_comm(), out, inbox, resolve_barrier(s.barrier)};
   switch (chosen) {
     case OPTIQ_SX_PEX: run_pex(call); break;
     case OPTIQ_SX_PCX: run_pcx(call); break;
@@ -91,12 +113,9 @@ void optiq_sx_options_init(optiq_sx_options* options) {
 int optiq_sparse_exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* sendbufs,
                           const int* sendsizes, optiq_sx_protocol protocol, const optiq_sx_options* options,
                           optiq_sx_result* result) {
-  if (result) {
-    std::memset(result, 0, sizeof *result);
-    result->protocol = protocol;
-  }
+  if (result) std::memset(result, 0, sizeof *result);  // protocol and barrier AUTO until known
   try {
-    return exchange(comm, nsend, dests, sendbufs, sendsizes, protocol, options, result);
+    return exchange(comm, nsend, dests, sendbufs, sendsizes, as_int(protocol), options, result);
   } catch (const std::exception& e) {  // std::bad_alloc: peers may be waiting for this rank
     fatal(e.what());
   }
@@ -116,7 +135,7 @@ int optiq_sx_result_free(optiq_sx_result* result) {
 }
 
 const char* optiq_sx_protocol_name(optiq_sx_protocol protocol) {
-  switch (protocol) {
+  switch (as_int(protocol)) {
     case OPTIQ_SX_AUTO: return "auto";
     case OPTIQ_SX_PEX: return "pex";
     case OPTIQ_SX_PCX: return "pcx";
@@ -127,7 +146,7 @@ const char* optiq_sx_protocol_name(optiq_sx_protocol protocol) {
 }
 
 const char* optiq_sx_barrier_name(optiq_sx_barrier barrier) {
-  switch (barrier) {
+  switch (as_int(barrier)) {
     case OPTIQ_SX_BARRIER_AUTO: return "auto";
     case OPTIQ_SX_BARRIER_IBARRIER: return "ibarrier";
     case OPTIQ_SX_BARRIER_DISSEMINATION: return "dissemination";

@@ -15,6 +15,8 @@
 
 namespace optiq::sx {
 
+struct Registry;
+
 // Tags on the payload communicators.
 constexpr int kTagData = 1;    // a message of the exchange
 constexpr int kTagNotice = 2;  // zero bytes: the sender's arguments were bad, the call fails
@@ -28,6 +30,7 @@ struct CommState {
   std::uint64_t calls = 0;  // exchanges started on this communicator, the same on every rank
   MPI_Win counter_window = MPI_WIN_NULL;  // RSX's census, made by the first RSX call
   int* counter = nullptr;
+  Registry* registry = nullptr;  // this rank's list of live states (comm_state.cpp)
 
   // The payload communicator of the call in progress (after begin_call).
   MPI_Comm payload_comm() const { return payload[calls & 1]; }

@@ -1,5 +1,6 @@
 /* optiq/exchange.h from a plain C program: this file is compiled as C99, proving the header
- * is C. Rank r sends r + 1 ints to rank r + 1 and 3 ints to itself, with NBX and with AUTO. */
+ * is C. Rank r sends r + 1 ints to rank r + 1 and 3 ints to itself, with NBX, AUTO and PCX.
+ * Also enum values outside the enums, which C (unlike C++) lets a caller pass. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,19 @@ int main(int argc, char **argv) {
   run(rank, size, OPTIQ_SX_NBX);
   run(rank, size, OPTIQ_SX_AUTO);
   run(rank, size, OPTIQ_SX_PCX);
+  {
+    optiq_sx_result r;
+    int status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, NULL, NULL, NULL, (optiq_sx_protocol)9, NULL, &r);
+    CHECK(status == OPTIQ_ERR_ARG && strstr(r.message, "protocol 9 is not a protocol"), "protocol 9: %s", r.message);
+    status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, NULL, NULL, NULL, (optiq_sx_protocol)-1, NULL, &r);
+    CHECK(status == OPTIQ_ERR_ARG && strstr(r.message, "protocol -1 is not a protocol"), "protocol -1: %s", r.message);
+    CHECK(optiq_sx_protocol_name((optiq_sx_protocol)5) == NULL && optiq_sx_barrier_name((optiq_sx_barrier)3) == NULL &&
+              optiq_sx_barrier_name((optiq_sx_barrier)-7) == NULL,
+          "names outside the enums");
+    CHECK(strcmp(optiq_sx_protocol_name(OPTIQ_SX_RSX), "rsx") == 0 &&
+              strcmp(optiq_sx_barrier_name(OPTIQ_SX_BARRIER_DISSEMINATION), "dissemination") == 0,
+          "names");
+  }
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("%s: %d failures at %d ranks\n", total ? "FAILED" : "passed", total, size);
   MPI_Finalize();

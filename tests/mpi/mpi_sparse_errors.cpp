@@ -4,8 +4,8 @@
 // the bad rank with a message saying what is wrong, the others naming the bad rank, nobody
 // keeping a message. The next exchange on the same communicator must then deliver exactly
 // its own messages: nothing of the failed call may linger.
-// Also: arguments refused before any communication (an invalid protocol, barrier or hint, a
-// null communicator), passed on every rank.
+// Also: arguments refused before any communication (an invalid barrier or hint, a null
+// communicator), passed on every rank.
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -114,17 +114,17 @@ void failing_call(const Variant& v, const BadKind& kind, const std::vector<int>&
   checked_exchange(MPI_COMM_WORLD, next, calls++, v, ck, what + ", next call");
 }
 
+// (An invalid protocol value is tested from C, in c_sparse.c: in C++ merely making such an
+// enum value is undefined behaviour.)
 void local_refusals(Checker& ck) {
   optiq_sx_result r;
-  int status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, static_cast<optiq_sx_protocol>(9),
-                                     nullptr, &r);
-  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "protocol 9 is not a protocol"), "protocol 9: %d '%s'",
-            status, r.message);
   optiq_sx_options o;
   optiq_sx_options_init(&o);
-  o.barrier = static_cast<optiq_sx_barrier>(-1);
-  status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, OPTIQ_SX_NBX, &o, &r);
-  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "options->barrier -1"), "barrier -1: '%s'", r.message);
+  const int minus_one = -1;
+  std::memcpy(&o.barrier, &minus_one, sizeof minus_one);  // as a C caller could pass it
+  int status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, OPTIQ_SX_NBX, &o, &r);
+  ck.expect(status == OPTIQ_ERR_ARG && std::strstr(r.message, "options->barrier -1 is not a barrier kind"),
+            "barrier -1: '%s'", r.message);
   optiq_sx_options_init(&o);
   o.max_neighbors = -5;
   status = optiq_sparse_exchange(MPI_COMM_WORLD, 0, nullptr, nullptr, nullptr, OPTIQ_SX_AUTO, &o, &r);
@@ -134,9 +134,6 @@ void local_refusals(Checker& ck) {
   status = optiq_sparse_exchange(MPI_COMM_NULL, 0, nullptr, nullptr, nullptr, OPTIQ_SX_PEX, nullptr, nullptr);
   ck.expect(status == OPTIQ_ERR_ARG, "null comm and result: %d", status);
   ck.expect(optiq_sx_result_free(nullptr) == OPTIQ_SUCCESS, "freeing NULL");
-  ck.expect(optiq_sx_protocol_name(static_cast<optiq_sx_protocol>(5)) == nullptr &&
-                optiq_sx_barrier_name(static_cast<optiq_sx_barrier>(3)) == nullptr,
-            "names outside the enums");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "exchange/barrier.hpp"  // OPTIQ_SX_SMPI
 #include "optiq/exchange.h"
 #include "optiq/rng.hpp"
 #include "runtime/driver/data.hpp"
@@ -35,13 +36,17 @@ struct Variant {
   }
 };
 
+// Under SimGrid SMPI, NBX with MPI_Ibarrier is left out: SMPI 3.32's MPI_Ibarrier completes
+// before every rank has entered, so NBX loses messages there (mpi_sparse_barrier shows it).
 inline std::vector<Variant> all_variants() {
-  return {{OPTIQ_SX_PEX, OPTIQ_SX_BARRIER_AUTO},
-          {OPTIQ_SX_PCX, OPTIQ_SX_BARRIER_AUTO},
-          {OPTIQ_SX_RSX, OPTIQ_SX_BARRIER_AUTO},
-          {OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_IBARRIER},
-          {OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_DISSEMINATION},
-          {OPTIQ_SX_AUTO, OPTIQ_SX_BARRIER_AUTO}};
+  std::vector<Variant> v = {{OPTIQ_SX_PEX, OPTIQ_SX_BARRIER_AUTO},
+                            {OPTIQ_SX_PCX, OPTIQ_SX_BARRIER_AUTO},
+                            {OPTIQ_SX_RSX, OPTIQ_SX_BARRIER_AUTO},
+                            {OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_IBARRIER},
+                            {OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_DISSEMINATION},
+                            {OPTIQ_SX_AUTO, OPTIQ_SX_BARRIER_AUTO}};
+  if (OPTIQ_SX_SMPI) v[3] = {OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_AUTO};  // resolves to dissemination
+  return v;
 }
 
 // Shapes of random patterns: how many neighbours a rank has and how large its messages are.
