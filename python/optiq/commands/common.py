@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 
 from ..evaluate import PlannerOptions, planner_names
 from .. import _core
@@ -52,3 +56,27 @@ def planner_list(text: str) -> list[str]:
 def print_json(document) -> None:
     json.dump(document, sys.stdout, indent=1)
     sys.stdout.write("\n")
+
+
+def bundled_program(name: str, env: str, what: str, needs: str = "Open MPI") -> Path:
+    """A program installed with the package (optiq/bin/NAME), or the one $ENV names."""
+    chosen = os.environ.get(env)
+    path = Path(chosen) if chosen else Path(__file__).resolve().parent.parent / "bin" / name
+    if not path.is_file():
+        raise _core.Error(f"{what} is not at {path}: install {needs} and rebuild "
+                          f"(scripts/setup.sh does both), or set {env}")
+    return path
+
+
+def launcher(mpirun: str, np: int) -> list[str]:
+    """mpirun with what this machine needs: Open MPI refuses root and more ranks than cores."""
+    exe = shutil.which(mpirun)
+    if not exe:
+        raise _core.Error(f"'{mpirun}' not found: install Open MPI (scripts/setup.sh does)")
+    cmd = [exe, "-np", str(np)]
+    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
+    if "Open MPI" in version or "OpenRTE" in version:
+        cmd.append("--oversubscribe")
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            cmd.append("--allow-run-as-root")
+    return cmd

@@ -4,13 +4,11 @@ every byte, and compare per-call times."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 from .. import _core
-from .common import print_json
+from .common import bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
   optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
@@ -88,26 +86,7 @@ def register(subparsers) -> None:
 
 def driver_path() -> Path:
     """The optiq-driver executable: $OPTIQ_DRIVER, else the one installed with the package."""
-    env = os.environ.get("OPTIQ_DRIVER")
-    path = Path(env) if env else Path(__file__).resolve().parent.parent / "bin" / "optiq-driver"
-    if not path.is_file():
-        raise _core.Error(f"the MPI driver is not at {path}: install Open MPI and rebuild "
-                          "(scripts/setup.sh does both), or set OPTIQ_DRIVER")
-    return path
-
-
-def launcher(mpirun: str, np: int) -> list[str]:
-    """mpirun with what this machine needs: Open MPI refuses root and more ranks than cores."""
-    exe = shutil.which(mpirun)
-    if not exe:
-        raise _core.Error(f"'{mpirun}' not found: install Open MPI (scripts/setup.sh does)")
-    cmd = [exe, "-np", str(np)]
-    version = subprocess.run([exe, "--version"], capture_output=True, text=True).stdout
-    if "Open MPI" in version or "OpenRTE" in version:
-        cmd.append("--oversubscribe")
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            cmd.append("--allow-run-as-root")
-    return cmd
+    return bundled_program("optiq-driver", "OPTIQ_DRIVER", "the MPI driver")
 
 
 def check_arguments(args) -> None:
