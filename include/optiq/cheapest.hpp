@@ -1,6 +1,8 @@
 // Cheapest paths under link (and node) weights: the pricing step of the optimising planners.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "optiq/pattern.hpp"
@@ -28,5 +30,15 @@ CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs,
 std::vector<double> cheapest_cost_lower_bounds(const Topology& topo, const std::vector<Job>& jobs,
                                                const std::vector<double>& link_weight, double threshold,
                                                int max_components);
+
+// cheapest_paths for weights that are whole multiples of one unit (link l weighs
+// units[l] * unit, units[l] <= 2^24), without node weights or a hop bound: the same costs and
+// hop counts, found by a goal-directed search whose lower bounds come from a contracted graph
+// of at most `max_components` components. When the weights leave most links free it settles
+// a small part of the network per source. `settled`, when given, receives the number of
+// nodes settled over all searches.
+CheapestPaths cheapest_paths_units(const Topology& topo, const std::vector<Job>& jobs,
+                                   const std::vector<std::uint32_t>& units, double unit, int max_components = 1024,
+                                   std::size_t* settled = nullptr);
 
 }  // namespace optiq

@@ -106,3 +106,54 @@ TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
     }
   }
 }
+
+// The goal-directed search in whole units finds the same costs and hop counts as Dijkstra,
+// whatever the contraction (one component, some, or none merged).
+TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
+  Rng rng(41);
+  for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:6x4", "torus:3x4x5", "mesh:4x4x3"}) {
+    const Topology t = parse_topology(spec);
+    std::vector<Job> jobs;
+    for (int i = 0; i < 60; ++i)
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())), 1});
+    for (int trial = 0; trial < 10; ++trial) {
+      const double unit = 0.25;
+      std::vector<std::uint32_t> units(t.num_link_slots(), 0);
+      std::vector<double> lw(t.num_link_slots(), 0.0);
+      const int zeros = static_cast<int>(rng.below(4));  // from none to most links free
+      for (LinkId l = 0; l < t.num_link_slots(); ++l) {
+        if (!t.link_exists(l)) continue;
+        units[l] = static_cast<int>(rng.below(4)) < zeros ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
+        lw[l] = units[l] * unit;
+      }
+      const CheapestPaths exact = cheapest_paths(t, jobs, lw);
+      for (int components : {1, 4, t.num_nodes()}) {
+        const CheapestPaths got = cheapest_paths_units(t, jobs, units, unit, components);
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          ASSERT_EQ(got.cost[j], exact.cost[j]) << spec << " job " << j << " components " << components;
+          ASSERT_EQ(got.paths[j].size(), exact.paths[j].size()) << spec << " job " << j;
+          double c = 0;
+          NodeId at = jobs[j].src;
+          for (LinkId l : got.paths[j]) {
+            ASSERT_EQ(t.link_src(l), at);
+            at = t.link_dst(l);
+            c += lw[l];
+          }
+          ASSERT_EQ(at, jobs[j].dst);
+          ASSERT_EQ(c, exact.cost[j]);
+        }
+      }
+    }
+  }
+}
+
+TEST(CheapestPaths, UnitSearchRejectsBadInput) {
+  const Topology t = parse_topology("torus:4");
+  EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, std::vector<std::uint32_t>(3, 1), 1.0), Error);
+  const std::vector<std::uint32_t> units(t.num_link_slots(), 1);
+  EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, units, 0.0), Error);
+  EXPECT_THROW(cheapest_paths_units(t, {{0, 9, 1}}, units, 1.0), Error);
+  std::vector<std::uint32_t> heavy = units;
+  heavy[0] = (1u << 24) + 1;
+  EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, heavy, 1.0), Error);
+}
