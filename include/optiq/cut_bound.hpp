@@ -13,4 +13,13 @@ namespace optiq {
 // the hop balls grown around each of them.
 double cut_lower_bound(const Topology& topo, const std::vector<Job>& jobs);
 
+// A bound (seconds) from a relaxation that generalises cut bounds: links outside `hot` (one
+// flag per link slot) get unlimited capacity, node pairs joined both ways by them merge, and
+// the max-concurrent-flow problem left on the contracted graph is solved to within
+// `tolerance` of its optimum, with a certificate that holds for the network. When `hot` holds
+// the bottleneck links of a near-optimal plan the bound is close to the true optimum. Returns
+// 0 when more than `max_components` components remain; `max_rounds` caps the iterations.
+double relaxed_lower_bound(const Topology& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
+                           double tolerance = 1e-3, int max_components = 2000, int max_rounds = 5000);
+
 }  // namespace optiq

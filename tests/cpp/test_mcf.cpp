@@ -108,3 +108,38 @@ TEST(CutBound, TightOnARingAndBelowEveryPlan) {
           << spec << " " << name;
   }
 }
+
+// Relaxation bounds never exceed what a plan achieves, whatever links are called hot; with
+// every link hot nothing is relaxed and the bound meets the optimum; with only the links
+// leaving a ring's source hot it is that cut.
+TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
+  Rng rng(57);
+  for (const char* spec : {"torus:4x4", "mesh:3x4", "bgq:2x2x2x2x2", "torus:6x3", "torus:3x3x3"}) {
+    const Topology t = parse_topology(spec);
+    const auto routing = make_routing(t.default_routing(), t);
+    for (int trial = 0; trial < 5; ++trial) {
+      std::vector<Job> jobs;
+      for (int i = 0; i < 10; ++i)
+        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+                        1 + rng.below(4 << 20)});
+      McfOptions o;
+      o.epsilon = 0.01;
+      o.min_path_bytes = 1;
+      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      std::vector<char> hot(t.num_link_slots(), 0);
+      for (int pass = 0; pass < 4; ++pass) {
+        for (LinkId l = 0; l < t.num_link_slots(); ++l) hot[l] = t.link_exists(l) && (pass == 3 || rng.below(3) == 0);
+        const double b = relaxed_lower_bound(t, jobs, hot, 1e-3, t.num_nodes());
+        EXPECT_LE(b, r.flow_seconds * (1 + 1e-12)) << spec << " pass " << pass;
+        EXPECT_LE(b, r.plan_seconds * (1 + 1e-12)) << spec << " pass " << pass;
+        if (pass == 3) EXPECT_GE(b, r.bound_seconds * (1 - 0.02)) << spec;  // all hot: the problem itself
+      }
+    }
+  }
+  const Topology ring = parse_topology("torus:6", 1e9);
+  std::vector<char> hot(ring.num_link_slots(), 0);
+  hot[ring.link(0, 0, +1)] = hot[ring.link(0, 0, -1)] = 1;
+  const double b = relaxed_lower_bound(ring, {{0, 3, 1 << 20}}, hot, 1e-4, 6);
+  EXPECT_NEAR(b, (1 << 20) / 2.0 / 1e9, 1e-4 * (1 << 20) / 2.0 / 1e9);
+  EXPECT_EQ(relaxed_lower_bound(ring, {{0, 3, 1 << 20}}, hot, 1e-3, 1), 0.0);  // too many components
+}
