@@ -112,8 +112,11 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
   double U = utilisation();
   if (U <= 0) return 0.0;  // every commodity crosses unlimited links only
   const double eta_max = std::log(static_cast<double>(m) + 1.0) / tolerance;
-  double eta = 1.0, best = 0;
+  double eta = 1.0, best = 0, best_flow = U;
   std::vector<double> gw(m);
+  // Exponents are capped so weights stay finite when an arc runs past the reference load
+  // (any weights certify a bound).
+  auto potential = [&](std::size_t a) { return std::exp(std::min(50.0, eta * (load[a] / arcs[a].cap - U) / U)); };
   auto slope = [&](const std::vector<int>& p, double& d, double& h) {
     d = h = 0;
     for (int a : p)
@@ -122,7 +125,7 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
   for (int round = 0; round < max_rounds; ++round) {
     double scale = 0;
     for (std::size_t a = 0; a < m; ++a) {
-      gw[a] = std::isfinite(arcs[a].cap) ? std::exp(eta * (load[a] / arcs[a].cap - U) / U) : 0.0;
+      gw[a] = std::isfinite(arcs[a].cap) ? potential(a) : 0.0;
       w[a] = std::isfinite(arcs[a].cap) ? gw[a] / arcs[a].cap : 0.0;
       scale += gw[a];
     }
@@ -155,16 +158,17 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
         set[b].x += move;
         // Keep the potential current for the commodity's next move.
         for (int a : set[p].arcs)
-          if (std::isfinite(arcs[a].cap)) gw[a] = std::exp(eta * (load[a] / arcs[a].cap - U) / U);
+          if (std::isfinite(arcs[a].cap)) gw[a] = potential(a);
         for (int a : set[b].arcs)
-          if (std::isfinite(arcs[a].cap)) gw[a] = std::exp(eta * (load[a] / arcs[a].cap - U) / U);
+          if (std::isfinite(arcs[a].cap)) gw[a] = potential(a);
       }
       set.erase(std::remove_if(set.begin(), set.end(), [](const Flow& f) { return f.x <= 0; }), set.end());
     }
     U = utilisation();
+    best_flow = std::min(best_flow, U);
     eta = std::min(eta_max, eta * 1.05);
   }
-  return std::min(best, U);
+  return std::min(best, best_flow);
 }
 
 int find(std::vector<int>& parent, int x) {
