@@ -29,6 +29,8 @@ constexpr int kRelaxComponents = 300;
 // patterns, the fewest searches for plans within about 1% of the optimum.
 constexpr int kPriceEvery = 2;
 constexpr double kSharpen = 1.08;
+// Once fully sharp, a pricing round that gains less than this fraction of epsilon ends the run.
+constexpr double kStall = 0.05;
 
 // Potential values (at most 1) rounded down to multiples of 1 / kGrid for pricing.
 constexpr double kGrid = 1e4;
@@ -45,7 +47,9 @@ class Loads {
  public:
   Loads(const Topology& topo, double forward_bandwidth)
       : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_link_slots(), 0.0),
-        node_(forward_bandwidth > 0 ? topo.num_nodes() : 0, 0.0) {}
+        node_(forward_bandwidth > 0 ? topo.num_nodes() : 0, 0.0), cap_(topo.num_link_slots()) {
+    for (LinkId l = 0; l < topo.num_link_slots(); ++l) cap_[l] = topo.capacity(l);
+  }
 
   void add(const LinkPath& p, double x) {
     for (std::size_t i = 0; i < p.size(); ++i) {
@@ -53,22 +57,23 @@ class Loads {
       if (fwd_cap_ > 0 && i > 0) node_[topo_.link_src(p[i])] += x;
     }
   }
-  double utilisation(LinkId l) const { return link_[l] / topo_.capacity(l); }
+  double capacity(LinkId l) const { return cap_[l]; }  // 0 for slots without a link
+  double utilisation(LinkId l) const { return link_[l] / cap_[l]; }
   double max_utilisation() const {
     double u = 0;
     for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l)
-      if (link_[l] > 0) u = std::max(u, link_[l] / topo_.capacity(l));
+      if (link_[l] > 0) u = std::max(u, link_[l] / cap_[l]);
     for (double f : node_) u = std::max(u, f / fwd_cap_);
     return u;
   }
   void set_reference(double eta, double U) { eta_ = eta, ref_ = U; }
-  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / topo_.capacity(l) - ref_) / ref_); }
+  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / cap_[l] - ref_) / ref_); }
   double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
   // First and second derivative of the potential along a path, up to the common factor eta/U.
   void slope(const LinkPath& p, double& d, double& h) const {
     d = h = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
-      const double c = topo_.capacity(p[i]), g = link_g(p[i]);
+      const double c = cap_[p[i]], g = link_g(p[i]);
       d += g / c, h += g / (c * c);
       if (fwd_cap_ > 0 && i > 0) {
         const double gv = node_g(topo_.link_src(p[i]));
@@ -83,6 +88,7 @@ class Loads {
   const Topology& topo_;
   double fwd_cap_;
   std::vector<double> link_, node_;
+  std::vector<double> cap_;  // per link slot, looked up often enough to keep at hand
   double eta_ = 1, ref_ = 1;
 };
 
@@ -172,6 +178,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     auto& win = windows[source_index++ % window_count];
     win.insert(win.end(), members.begin(), members.end());
   }
+  double last_priced_U = INFINITY;
   std::vector<char> fresh(active.size(), 0);
   std::vector<LinkPath> fresh_path(active.size());
   std::size_t rounds = 0;
@@ -188,9 +195,9 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       // otherwise equal paths the fewest hops win instead of long detours through links with
       // negligible load. Any non-negative weights certify a bound, rounded ones included.
       for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-        if (topo.link_exists(l)) {
+        if (loads.capacity(l) > 0) {
           const double g = quantise(loads.link_g(l));
-          link_w[l] = g / topo.capacity(l);
+          link_w[l] = g / loads.capacity(l);
           heaviest = std::max(heaviest, link_w[l]);
           scale += g;
         }
@@ -205,7 +212,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
       if (unit_pricing) {
         for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-          units[l] = topo.link_exists(l) ? static_cast<std::uint32_t>(std::llround(link_w[l] * topo.capacity(l) * kGrid)) : 0;
+          units[l] = static_cast<std::uint32_t>(std::llround(link_w[l] * loads.capacity(l) * kGrid));
         priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * topo.link_bandwidth()));
       } else {
         priced = cheapest_paths(topo, window_jobs, link_w, node_w, o.hop_bound);
@@ -232,12 +239,16 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
         std::vector<char> hot(topo.num_link_slots(), 0);
         for (double fraction : kHotFractions) {
           for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-            hot[l] = topo.link_exists(l) && loads.utilisation(l) >= fraction * U;
+            hot[l] = loads.capacity(l) > 0 && loads.utilisation(l) >= fraction * U;
           best_bound = std::max(best_bound, relaxed_lower_bound(topo, active_jobs, hot, o.epsilon / 4, kRelaxComponents));
         }
       }
       if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
       if (U <= (1.0 + o.epsilon) * best_bound) break;
+      // Fully sharpened and no longer improving: what remains of the gap is the bound's, and
+      // more rounds would not close it.
+      if (eta >= eta_max && U > (1.0 - kStall * o.epsilon) * last_priced_U) break;
+      last_priced_U = U;
     }
     for (std::size_t a = 0; a < active.size(); ++a) {
       std::size_t b;
