@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One-step set-up on a fresh Debian 12 machine (or again on a used one: every step is
-# idempotent and incremental): system build tools and Open MPI if missing, a virtual
+# idempotent and incremental): system build tools, Open MPI and SimGrid if missing, a virtual
 # environment in .venv/ with the optiq package installed, and the C++ build (core, MPI
 # runtime, tests) in build/cpp.
 set -euo pipefail
@@ -15,6 +15,7 @@ command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
 command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)
+command -v smpicxx >/dev/null || need_apt+=(libsimgrid-dev)  # SimGrid SMPI: optiq simulate
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
     say "missing ${need_apt[*]}; install them (apt-get install ${need_apt[*]}) or run as root"

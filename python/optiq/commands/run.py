@@ -63,7 +63,7 @@ def register(subparsers) -> None:
     rt.add_argument("--chunk", default="0", metavar="SIZE", help="bytes per message; 0: automatic (default)")
     rt.add_argument("--budget", default="16MiB", metavar="SIZE",
                     help="forwarding memory per rank (default: %(default)s)")
-    rt.add_argument("--threshold", default="64KiB", metavar="SIZE",
+    rt.add_argument("--threshold", default="16KiB", metavar="SIZE",
                     help="messages below this go directly, unplanned (default: %(default)s)")
     rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
                     help="which waiting chunk goes first (default: %(default)s)")

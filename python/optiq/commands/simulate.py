@@ -47,7 +47,7 @@ def register(subparsers) -> None:
     rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"), help="(default: %(default)s)")
     rt.add_argument("--chunk", default="0", metavar="SIZE",
                     help="bytes per forwarded message; 0: automatic (default)")
-    rt.add_argument("--threshold", default="64KiB", metavar="SIZE",
+    rt.add_argument("--threshold", default="16KiB", metavar="SIZE",
                     help="pairs below this go direct, unplanned (default: %(default)s)")
     rt.add_argument("--budget", default="16MiB", metavar="SIZE", help="forwarding memory per rank (default: %(default)s)")
     meas = p.add_argument_group("measurement")

@@ -33,7 +33,7 @@ class Setup:
     seed: int = 0
     transport: str = "p2p"
     chunk: str = "0"
-    threshold: str = "64KiB"
+    threshold: str = "16KiB"
     budget: str = "16MiB"
     iterations: int = 1
     verify: bool | None = None     # None: check bytes when the exchange is small enough to hold in memory

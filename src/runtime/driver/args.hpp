@@ -19,7 +19,7 @@ struct Args {
   std::string queue = "forward-first";
   std::uint64_t chunk = 0;
   std::uint64_t budget = 16u << 20;
-  std::uint64_t threshold = 64u << 10;
+  std::uint64_t threshold = 16u << 10;
   int iterations = 5;
   int warmup = 1;
   int max_inflight = 16;

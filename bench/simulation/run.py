@@ -1,0 +1,125 @@
+"""Simulated experiments: optiq's runtime and MPI_Alltoallv under SimGrid SMPI on BG/Q-shaped tori.
+
+Stages (each writes results/<stage>.json; `report` turns them into results/README.md and PNGs):
+  patterns   the thesis' 1:8 patterns, 8 MiB per pair, every planner (thesis Fig. 7/8, Table VII)
+  sizes      message sizes 16 KiB..8 MiB, optiq always multi-path and with its default policy (Fig. 14)
+  chunks     forwarded chunk sizes (Fig. 13)
+  random     five seeded random pairings (Table IX)
+  transports p2p against rma on the 1:8 patterns
+
+  .venv/bin/python bench/simulation/run.py all          # everything, then the report
+  .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
+  .venv/bin/python bench/simulation/run.py report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from optiq import parse_bytes
+from optiq.simulation.experiment import Setup, simulate
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+SHAPES = {512: "mira:512", 1024: "mira:1024", 2048: "mira:2048"}
+PATTERNS = ("disjoint", "overlap", "subset")
+SIZES = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "8MiB")
+CHUNKS = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "0")
+
+
+def log(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def run(rows: list, label: dict, setup: Setup, planners: list) -> None:
+    log(f"{label} ...")
+    for r in simulate(setup, planners):
+        rows.append({**label, **r})
+        log(f"  {r['planner']:14} {r['simulated_seconds'] * 1e3:9.3f} ms simulated "
+            f"(predicted {r['predicted_seconds'] * 1e3:8.3f}), {r['wall_seconds']:6.1f} s wall")
+
+
+def stage_patterns(nodes: list, planners: list) -> list:
+    rows = []
+    for n in nodes:
+        for p in PATTERNS:
+            run(rows, {"nodes": n, "pattern": p}, Setup(SHAPES[n], pattern=p), planners)
+    return rows
+
+
+def stage_sizes(nodes: list) -> list:
+    """Multi-path at every size; the default policy differs from it only below its threshold."""
+    default_threshold = parse_bytes(Setup("mira:512").threshold)
+    rows = []
+    for n in nodes:
+        for size in SIZES:
+            policies = [("multipath", "0")]
+            if parse_bytes(size) < default_threshold:
+                policies.append(("default-policy", Setup("mira:512").threshold))
+            for policy, threshold in policies:
+                setup = Setup(SHAPES[n], pattern="disjoint", bytes=size, threshold=threshold)
+                run(rows, {"nodes": n, "bytes": size, "policy": policy, "threshold": threshold}, setup, ["heu2"])
+            if len(policies) == 1:  # above the threshold the default policy is multi-path itself
+                rows += [{**r, "policy": "default-policy"} for r in rows[-2:]]
+    return rows
+
+
+def stage_chunks(nodes: list) -> list:
+    rows = []
+    for n in nodes:
+        for chunk in CHUNKS:
+            run(rows, {"nodes": n, "chunk": chunk}, Setup(SHAPES[n], pattern="disjoint", chunk=chunk), ["heu2", "mcf"])
+    return rows
+
+
+def stage_random(nodes: list) -> list:
+    rows = []
+    for n in nodes:
+        for seed in range(1, 6):
+            run(rows, {"nodes": n, "seed": seed}, Setup(SHAPES[n], pattern="random", seed=seed),
+                ["default", "heu2", "mcf"])
+    return rows
+
+
+def stage_transports(nodes: list) -> list:
+    rows = []
+    for n in nodes:
+        for p in PATTERNS:
+            for transport in ("p2p", "rma"):
+                run(rows, {"nodes": n, "pattern": p, "transport": transport},
+                    Setup(SHAPES[n], pattern=p, transport=transport), ["heu2", "mcf"])
+    return rows
+
+
+STAGES = {"patterns": stage_patterns, "sizes": stage_sizes, "chunks": stage_chunks, "random": stage_random,
+          "transports": stage_transports}
+DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "random": [512], "transports": [512]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
+    parser.add_argument("--nodes", default=None, help="comma-separated partition sizes (512, 1024, 2048)")
+    parser.add_argument("--planners", default="default,heu1,heu2,mcf", help="patterns stage: planners to run")
+    args = parser.parse_args()
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
+    for stage in stages:
+        nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else DEFAULT_NODES[stage]
+        start = time.perf_counter()
+        rows = STAGES[stage](nodes, args.planners.split(",")) if stage == "patterns" else STAGES[stage](nodes)
+        doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows}
+        (RESULTS / f"{stage}.json").write_text(json.dumps(doc, indent=1) + "\n")
+        log(f"wrote {RESULTS / (stage + '.json')}")
+    from report import write_report  # noqa: E402  (plots need matplotlib; import only when reporting)
+
+    write_report(RESULTS)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
