@@ -24,11 +24,12 @@ constexpr double kHotFractions[] = {0.9, 0.8};
 constexpr double kRelaxFromEta = 3.0;
 constexpr int kRelaxComponents = 300;
 
-// Pricing runs at most every kPriceEvery iterations (jobs rebalance over known paths in
-// between), and the potential sharpens by kSharpen per iteration: measured on the Mira 1:8
-// patterns, the fewest searches for plans within about 1% of the optimum.
-constexpr int kPriceEvery = 2;
+// The potential sharpens by kSharpen per iteration. Pricing runs every iteration on instances
+// with up to kEveryIterationSources sources; beyond, where a round of searches costs far more
+// than the rebalancing between rounds, every other iteration (Mira 49,152: half the searches
+// for a few more iterations). Every iteration also gives the seed of `optimal` a richer pool.
 constexpr double kSharpen = 1.08;
+constexpr std::size_t kEveryIterationSources = 512;
 // Once fully sharp, a pricing round that gains less than this fraction of epsilon ends the run.
 constexpr double kStall = 0.05;
 
@@ -178,6 +179,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     auto& win = windows[source_index++ % window_count];
     win.insert(win.end(), members.begin(), members.end());
   }
+  const int price_every = by_source.size() > kEveryIterationSources ? 2 : 1;
   double last_priced_U = INFINITY;
   std::vector<char> fresh(active.size(), 0);
   std::vector<LinkPath> fresh_path(active.size());
@@ -189,7 +191,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     const bool price = it >= next_price;
     std::fill(fresh.begin(), fresh.end(), 0);
     if (price) {
-      next_price = it + std::max(kPriceEvery, it / 4);
+      next_price = it + std::max(price_every, it / 4);
       double scale = 0, heaviest = 0;
       // Weights are rounded down to a grid: links far below the bottleneck become free, so among
       // otherwise equal paths the fewest hops win instead of long detours through links with
