@@ -43,10 +43,10 @@ def run(rows: list, label: dict, setup: Setup, planners: list) -> None:
             f"(predicted {r['predicted_seconds'] * 1e3:8.3f}), {r['wall_seconds']:6.1f} s wall")
 
 
-def stage_patterns(nodes: list, planners: list) -> list:
+def stage_patterns(nodes: list, planners: list, patterns=PATTERNS) -> list:
     rows = []
     for n in nodes:
-        for p in PATTERNS:
+        for p in patterns:
             run(rows, {"nodes": n, "pattern": p}, Setup(SHAPES[n], pattern=p), planners)
     return rows
 
@@ -105,13 +105,26 @@ def main() -> int:
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
     parser.add_argument("--nodes", default=None, help="comma-separated partition sizes (512, 1024, 2048)")
     parser.add_argument("--planners", default="default,heu1,heu2,mcf", help="patterns stage: planners to run")
+    parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns stage: patterns to run")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the stage's earlier rows for other node counts, patterns and planners")
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:
         nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else DEFAULT_NODES[stage]
         start = time.perf_counter()
-        rows = STAGES[stage](nodes, args.planners.split(",")) if stage == "patterns" else STAGES[stage](nodes)
+        if stage == "patterns":
+            rows = stage_patterns(nodes, args.planners.split(","), args.patterns.split(","))
+        else:
+            rows = STAGES[stage](nodes)
+        path = RESULTS / f"{stage}.json"
+        if args.merge and path.is_file():
+            def key(r):
+                return tuple(sorted((k, v) for k, v in r.items() if k in ("nodes", "pattern", "planner", "bytes",
+                                                                          "policy", "chunk", "seed", "transport")))
+            new = {key(r) for r in rows}
+            rows = [r for r in json.loads(path.read_text())["rows"] if key(r) not in new] + rows
         doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows}
         (RESULTS / f"{stage}.json").write_text(json.dumps(doc, indent=1) + "\n")
         log(f"wrote {RESULTS / (stage + '.json')}")

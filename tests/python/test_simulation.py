@@ -59,10 +59,11 @@ def test_platform_command_writes_platform_and_hostfile(optiq_cli, tmp_path):
     assert bad.returncode == 2 and "not a ring" in bad.stderr
 
 
-def test_small_simulation_end_to_end(optiq_cli):
+@pytest.mark.parametrize("pattern", ["disjoint", "subset"])  # subset: one node sends to itself
+def test_small_simulation_end_to_end(optiq_cli, pattern):
     """64 simulated nodes: every byte checked, the default route's time equals its prediction, and
     no run beats its plan's fluid bound (the busiest link must carry its bytes)."""
-    out = optiq_cli("simulate", "--topology", "torus:4x4x4", "--pattern", "disjoint", "--bytes", "512KiB",
+    out = optiq_cli("simulate", "--topology", "torus:4x4x4", "--pattern", pattern, "--bytes", "512KiB",
                     "--planner", "default,heu2,mcf", "--json", "--quiet")
     doc = json.loads(out.stdout)
     runs = {r["planner"]: r for r in doc["results"]}

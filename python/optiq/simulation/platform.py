@@ -80,7 +80,11 @@ class Layout:
 
 
 def platform_xml(topology: _core.Topology, latency: float = 5e-8, link_bandwidth: float | None = None) -> str:
-    """The platform file's text: one TORUS cluster, split-duplex links, no loopback or limiter."""
+    """The platform file's text: one TORUS cluster, split-duplex links, no limiter.
+
+    A message a rank sends to itself (a node that is its own destination, as in the subset
+    pattern) crosses a loopback link as fast as a memory copy; SimGrid refuses an empty route.
+    """
     layout = Layout.of(topology)
     bandwidth = link_bandwidth or topology.link_bandwidth
     n = topology.num_nodes
@@ -94,7 +98,8 @@ def platform_xml(topology: _core.Topology, latency: float = 5e-8, link_bandwidth
         '  <zone id="world" routing="Full">\n'
         f'    <cluster id="{CLUSTER}" prefix="{HOST_PREFIX}" suffix="" radical="0-{n - 1}" speed="1Gf"\n'
         f'             bw="{bandwidth:.6g}Bps" lat="{latency:.6g}s" sharing_policy="SPLITDUPLEX"\n'
-        f'             topology="TORUS" topo_parameters="{params}"/>\n'
+        f'             topology="TORUS" topo_parameters="{params}"\n'
+        '             loopback_bw="100GBps" loopback_lat="0s"/>\n'
         "  </zone>\n"
         "</platform>\n")
 

@@ -88,7 +88,9 @@ def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeo
     cmd += ["--log=root.thres:warning", str(smpi_driver())] + list(driver_args)
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        # Unchecked runs share forwarding slots between simulated ranks too (slot_pool.hpp).
+        env = {**os.environ, "OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, env=env)
     except subprocess.TimeoutExpired:
         raise _core.Error(f"no result after {timeout:g} s; the simulation was stopped") from None
     wall = time.perf_counter() - start

@@ -208,20 +208,6 @@ void Engine::issue_sends() {
   }
 }
 
-void Engine::pause(int idle_steps) {
-#ifdef OPTIQ_SMPI
-  // Under SimGrid every poll costs simulated time and a simulation event; a rank waiting for a
-  // long transfer would poll millions of times. Waiting 0.1 us, doubling up to 1 us while
-  // nothing happens, bounds how late a rank notices an event and keeps 1024 simulated ranks
-  // affordable (docs/simulation.md).
-  smpi_execute(std::min(1e-6, 1e-7 * static_cast<double>(1 << std::min(idle_steps, 4))));
-#else
-  (void)idle_steps;
-  // With more ranks than cores, a rank that spins starves the ranks it waits for.
-  sched_yield();
-#endif
-}
-
 bool Engine::step() {
   if (done_) return true;
   events_.clear();
@@ -248,8 +234,8 @@ bool Engine::step() {
     done_ = true;
     return true;
   }
-  idle_steps_ = idle ? idle_steps_ + 1 : 0;
-  if (idle) pause(idle_steps_);
+  // With more ranks than cores, a rank that spins starves the ranks it waits for.
+  if (idle) sched_yield();
   return false;
 }
 

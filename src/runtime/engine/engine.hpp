@@ -35,7 +35,6 @@ class Engine {
   void start();
   // One round of progress; true once this rank's part of the operation is complete.
   bool step();
-  static void pause(int idle_steps);  // what an idle rank does before polling again
   const EngineStats& stats() const { return stats_; }
 
  private:
@@ -100,7 +99,6 @@ class Engine {
   std::uint64_t local_left_ = 0, queued_ = 0, forward_left_ = 0, final_left_ = 0, inflight_ = 0;
   Bytes held_ = 0;
   bool prefer_forward_ = true;
-  int idle_steps_ = 0;  // consecutive steps in which nothing happened
   bool done_ = false;
 };
 

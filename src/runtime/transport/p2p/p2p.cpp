@@ -9,6 +9,7 @@
 #include "../channel.hpp"
 #include "../control.hpp"
 #include "../requests.hpp"
+#include "../slot_pool.hpp"
 
 namespace optiq::rt {
 
@@ -28,7 +29,7 @@ class P2P final : public Transport {
     slot_bytes_ = s.slot_bytes;
     const Bytes need = s.slot_bytes * s.num_slots;
     if (need > budget_) fatal(comms_, "the schedule lends more slot memory than the budget");
-    if (pool_.size() < need) pool_.resize(need);  // grows to the largest need, never past the budget
+    pool_.reserve(need);
     upstream_.clear();
     arrived_.clear();
     finals_.clear();
@@ -127,7 +128,7 @@ class P2P final : public Transport {
   const Comms& comms_;
   Bytes budget_;
   Bytes slot_bytes_ = 0;
-  std::vector<char> pool_;
+  SlotPool pool_;
   std::map<Rank, std::deque<SlotRecv>> upstream_;
   std::unordered_map<std::uint64_t, std::uint64_t> arrived_;  // (upstream, tag) -> chunks so far
   std::vector<Final> finals_;
