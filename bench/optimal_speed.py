@@ -8,6 +8,7 @@ memory and time than this 2-core machine offers). Writes results/optimal_speed.c
 
     .venv/bin/python bench/optimal_speed.py                       # 1024 and 4096 nodes
     .venv/bin/python bench/optimal_speed.py --nodes 49152 --planners mcf
+    .venv/bin/python bench/optimal_speed.py --planners optimal,mcf --keep   # rerun two, keep opt's rows
 """
 
 from __future__ import annotations
@@ -34,9 +35,17 @@ def main(argv=None) -> int:
     ap.add_argument("--planners", default="opt,optimal,mcf")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
     ap.add_argument("--tag", default="", help="suffix for the result files")
+    ap.add_argument("--keep", action="store_true",
+                    help="keep the recorded rows of planners, node counts and patterns not rerun")
     args = ap.parse_args(argv)
 
+    name = "optimal_speed" + args.tag
+    kept = []
+    if args.keep and os.path.exists(os.path.join(args.out, name + ".csv")):
+        with open(os.path.join(args.out, name + ".csv"), newline="") as f:
+            kept = list(csv.DictReader(f))
     rows = []
+    load_start = os.getloadavg()[0]
     for nodes in (int(n) for n in args.nodes.split(",")):
         topo = optiq.parse_topology(f"mira:{nodes}")
         routing = optiq.make_routing("bgq", topo)
@@ -55,8 +64,18 @@ def main(argv=None) -> int:
                 print(f"{nodes:>6} {pattern:<9} {planner:<8} {wall:8.2f} s  busiest {row['link_mb_max']:8.3f} MB  "
                       f"bound {row['bound_mb']:8.3f} MB  gap {100 * row['gap']:.2f}%", file=sys.stderr, flush=True)
 
+    done = {(r["nodes"], r["pattern"], r["planner"]) for r in rows}
+    for r in kept:
+        r = {**r, "nodes": int(r["nodes"]), "seconds": float(r["seconds"]), "link_mb_max": float(r["link_mb_max"]),
+             "bound_mb": float(r["bound_mb"]), "gap": float(r["gap"]), "paths": int(r["paths"]),
+             "thesis_opt_seconds_2048": float(r["thesis_opt_seconds_2048"])}
+        if (r["nodes"], r["pattern"], r["planner"]) not in done:
+            rows.append(r)
+    order = {p: i for i, p in enumerate(PATTERNS)}
+    planners = ("opt", "optimal", "mcf")
+    rows.sort(key=lambda r: (r["nodes"], order.get(r["pattern"], 9),
+                             planners.index(r["planner"]) if r["planner"] in planners else 9))
     os.makedirs(args.out, exist_ok=True)
-    name = "optimal_speed" + args.tag
     with open(os.path.join(args.out, name + ".csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
@@ -66,7 +85,9 @@ def main(argv=None) -> int:
         f.write(f"Machine: {platform.machine()}, {os.cpu_count()} cores. Seconds are wall time of one run, "
                 "including candidate generation for opt. Bound: proven lower bound on the busiest link over "
                 "the planner's path set (opt: its k candidates; optimal and mcf: all paths). Thesis: AMPL + "
-                "solver seconds for its OPT on 2048 nodes with k = 50 (Table XIII).\n\n")
+                "solver seconds for its OPT on 2048 nodes with k = 50 (Table XIII). The machine is shared: "
+                f"load average {load_start:.1f} when this run started, {os.getloadavg()[0]:.1f} when it ended "
+                "(rows kept from earlier runs were timed under their own load).\n\n")
         f.write("| nodes | pattern | planner | seconds | busiest link MB | bound MB | gap | paths | thesis OPT s (2048) |\n")
         f.write("|---:|---|---|---:|---:|---:|---:|---:|---:|\n")
         for r in rows:
