@@ -19,7 +19,8 @@ if [ -x build/sanitize/tests/mpi/optiq_schedule_tests ]; then
   # so leak reports would be about it, not about optiq.
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
   export ASAN_OPTIONS=detect_leaks=0
-  for t in "mpi_exchange --cases 150 --seed 44" mpi_api mpi_errors mpi_budget c_api; do
+  for t in "mpi_exchange --cases 150 --seed 44" mpi_api mpi_errors mpi_budget c_api \
+           "mpi_sparse --cases 100 --seed 44" mpi_sparse_errors mpi_sparse_barrier c_sparse; do
     # shellcheck disable=SC2086  # $t carries the program's arguments
     timeout 300 mpirun -np 4 build/sanitize/tests/mpi/$t | tail -1
   done
