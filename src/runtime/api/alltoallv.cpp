@@ -111,7 +111,7 @@ int optiq_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdis
 int optiq_test(optiq_request_t* request, int* flag) {
   if (!request || !*request || !flag) return OPTIQ_ERR_ARG;
   *flag = 0;
-  if (!rt::progress(*request)) return OPTIQ_SUCCESS;
+  if (!rt::progress(*request, false)) return OPTIQ_SUCCESS;
   *flag = 1;
   delete *request;
   *request = nullptr;
@@ -120,7 +120,7 @@ int optiq_test(optiq_request_t* request, int* flag) {
 
 int optiq_wait(optiq_request_t* request) {
   if (!request || !*request) return OPTIQ_ERR_ARG;
-  while (!rt::progress(*request)) {
+  while (!rt::progress(*request, true)) {
   }
   delete *request;
   *request = nullptr;

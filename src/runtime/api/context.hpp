@@ -63,7 +63,8 @@ int usable(optiq_context* ctx);
 // Starts the engine on a schedule (the context must be idle).
 std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
                                                Buffers buffers);
-// Progress; true (and the request's ctx idle again, stats updated) once complete.
-bool progress(optiq_request* request);
+// Progress; true (and the request's ctx idle again, stats updated) once complete. may_block:
+// the caller waits for completion anyway (optiq_wait), so an idle round may block in MPI.
+bool progress(optiq_request* request, bool may_block);
 
 }  // namespace optiq::rt

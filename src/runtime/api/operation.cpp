@@ -28,8 +28,8 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
   return req;
 }
 
-bool progress(optiq_request* req) {
-  if (!req->engine->step()) return false;
+bool progress(optiq_request* req, bool may_block) {
+  if (!req->engine->step(may_block)) return false;
   optiq_context* ctx = req->ctx;
   const EngineStats& e = req->engine->stats();
   optiq_stats& s = ctx->stats;

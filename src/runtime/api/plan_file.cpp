@@ -82,7 +82,7 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void* sendbuf, const MPI
     return OPTIQ_ERR_ARG;
   return rt::guarded(ctx, [&] {
     auto req = rt::start_operation(ctx, plan->schedule, std::move(buffers));
-    while (!rt::progress(req.get())) {
+    while (!rt::progress(req.get(), true)) {
     }
   });
 }

@@ -208,7 +208,7 @@ void Engine::issue_sends() {
   }
 }
 
-bool Engine::step() {
+bool Engine::step(bool may_block) {
   if (done_) return true;
   events_.clear();
   t_.poll(events_);
@@ -234,8 +234,13 @@ bool Engine::step() {
     done_ = true;
     return true;
   }
-  // With more ranks than cores, a rank that spins starves the ranks it waits for.
-  if (idle) sched_yield();
+  // Nothing changes until one of the transport's requests completes. Waiting for it inside
+  // MPI, rather than spinning, leaves the core to the ranks this one waits for and keeps an
+  // SMPI simulation from charging (and computing) thousands of empty polls.
+  if (idle) {
+    if (may_block) t_.block();
+    else sched_yield();
+  }
   return false;
 }
 

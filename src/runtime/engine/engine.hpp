@@ -33,8 +33,10 @@ class Engine {
   Engine(const RankSchedule& schedule, Transport& transport, Buffers buffers, EngineOptions options,
          const Comms& comms);
   void start();
-  // One round of progress; true once this rank's part of the operation is complete.
-  bool step();
+  // One round of progress; true once this rank's part of the operation is complete. With
+  // may_block, a round that finds nothing to do waits inside MPI for the next completion
+  // instead of returning at once.
+  bool step(bool may_block);
   const EngineStats& stats() const { return stats_; }
 
  private:

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "transport.hpp"
+#include "wait_set.hpp"
 
 namespace optiq::rt {
 
@@ -25,7 +26,7 @@ class Channel {
   // Before an operation: `entries` will come from `peer` in total.
   void expect(Rank peer, std::uint64_t entries) {
     if (entries == 0) return;
-    inboxes_.push_back({peer, entries, std::vector<Entry>(kBatch), MPI_REQUEST_NULL});
+    inboxes_.push_back({peer, entries, std::vector<Entry>(kBatch), MPI_REQUEST_NULL, Early{}});
     post(inboxes_.back());
   }
 
@@ -54,10 +55,11 @@ class Channel {
   void poll(F&& on_entry) {
     for (Inbox& in : inboxes_) {
       while (in.left > 0) {
-        int done = 0;
-        MPI_Status status;
-        MPI_Test(&in.request, &done, &status);
+        int done = in.early.done;
+        MPI_Status status = in.early.status;
+        if (!done) MPI_Test(&in.request, &done, &status);
         if (!done) break;
+        in.early.done = false;
         int bytes = 0;
         MPI_Get_count(&status, MPI_BYTE, &bytes);
         const std::size_t n = static_cast<std::size_t>(bytes) / sizeof(Entry);
@@ -68,6 +70,12 @@ class Channel {
         if (in.left > 0) post(in);
       }
     }
+  }
+
+  void watch(WaitSet& w) {
+    for (Inbox& in : inboxes_)
+      if (in.left > 0) w.add(&in.request, &in.early);
+    for (Outgoing& o : outgoing_) w.add(&o.request, nullptr);
   }
 
   // Nothing to send, nothing on its way out, nothing more due in.
@@ -86,6 +94,7 @@ class Channel {
     std::uint64_t left;
     std::vector<Entry> buffer;
     MPI_Request request;
+    Early early;
   };
   struct Outgoing {
     std::vector<Entry> entries;

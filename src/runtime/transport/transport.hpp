@@ -87,6 +87,9 @@ class Transport {
   virtual void send(const OutChunk& chunk) = 0;
   virtual void credit(Rank peer, std::int32_t cls, std::int32_t slot) = 0;
   virtual void poll(Events& events) = 0;
+  // Blocks until one of the transport's own requests completes, so that the next poll has
+  // news; returns at once when nothing is pending. Only called right after a poll.
+  virtual void block() = 0;
   // True when no message of the transport's own is still on its way.
   virtual bool quiet() = 0;
   virtual void end() = 0;

@@ -48,7 +48,7 @@ class P2P final : public Transport {
 
   void grant(Rank upstream, int index) override {
     auto& fifo = upstream_[upstream];
-    fifo.push_back({index, MPI_REQUEST_NULL});
+    fifo.push_back({index, MPI_REQUEST_NULL, Early{}});
     MPI_Irecv(slot(index), static_cast<int>(slot_bytes_), MPI_BYTE, upstream, MPI_ANY_TAG, comms_.fwd,
               &fifo.back().request);
   }
@@ -66,9 +66,9 @@ class P2P final : public Transport {
     // that order so each flow's chunks leave in the order they came.
     for (auto& [upstream, fifo] : upstream_) {
       while (!fifo.empty()) {
-        int done = 0;
-        MPI_Status st;
-        MPI_Test(&fifo.front().request, &done, &st);
+        int done = fifo.front().early.done;
+        MPI_Status st = fifo.front().early.status;
+        if (!done) MPI_Test(&fifo.front().request, &done, &st);
         if (!done) break;
         int len = 0;
         MPI_Get_count(&st, MPI_BYTE, &len);
@@ -87,6 +87,16 @@ class P2P final : public Transport {
     sends_.test([&](std::uint64_t cookie, const MPI_Status&) { ev.sent.push_back(cookie); });
     credits_.poll([&](Rank peer, const CreditEntry& e) { ev.credits.push_back({peer, e.cls, e.slot}); });
     credits_.flush();
+  }
+
+  void block() override {
+    waits_.clear();
+    for (auto& [upstream, fifo] : upstream_)
+      for (SlotRecv& r : fifo) waits_.add(&r.request, &r.early);
+    final_requests_.watch(waits_);
+    sends_.watch(waits_);
+    credits_.watch(waits_);
+    waits_.wait();
   }
 
   bool quiet() override { return credits_.quiet(); }
@@ -112,6 +122,7 @@ class P2P final : public Transport {
   struct SlotRecv {
     int slot;
     MPI_Request request;
+    Early early;
   };
 
   void post_final(std::size_t f) {
@@ -135,6 +146,7 @@ class P2P final : public Transport {
   Requests<std::pair<std::size_t, Bytes>> final_requests_;  // (flow, expected length)
   Requests<std::uint64_t> sends_;
   Channel<CreditEntry> credits_;
+  WaitSet waits_;
 };
 
 }  // namespace

@@ -127,6 +127,15 @@ class Rma final : public Transport {
     addresses_.flush();  // also completes the sends begin() started
   }
 
+  // poll flushed every completed put, so what is left to wait for are control messages.
+  void block() override {
+    waits_.clear();
+    addresses_.watch(waits_);
+    notify_.watch(waits_);
+    credits_.watch(waits_);
+    waits_.wait();
+  }
+
   bool quiet() override {
     return waiting_.empty() && notify_.quiet() && credits_.quiet() && addresses_.quiet();
   }
@@ -165,6 +174,7 @@ class Rma final : public Transport {
   Channel<NotifyEntry> notify_;
   Channel<CreditEntry> credits_;
   Channel<AddressEntry> addresses_;
+  WaitSet waits_;
 };
 
 }  // namespace
