@@ -142,7 +142,12 @@ class Rma final : public Transport {
 
   void end() override {
     if (!waiting_.empty()) fatal(comms_, "a chunk was never put");
+#ifndef OPTIQ_SMPI
     if (attached_) MPI_Win_detach(win_, attached_);
+#endif
+    // SimGrid SMPI 3.32's MPI_Win_detach forgets every attachment (the window's size becomes -1
+    // and each later put into it fails with MPI_ERR_RMA_RANGE). Its dynamic windows take
+    // absolute addresses and check only the attached total, so there the buffer stays attached.
     attached_ = nullptr;
   }
 
