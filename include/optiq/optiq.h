@@ -42,7 +42,7 @@ typedef enum { OPTIQ_TRANSPORT_P2P = 0, OPTIQ_TRANSPORT_RMA = 1 } optiq_transpor
 typedef enum { OPTIQ_QUEUE_FORWARD_FIRST = 0, OPTIQ_QUEUE_LOCAL_FIRST = 1, OPTIQ_QUEUE_ROUND_ROBIN = 2 } optiq_queue;
 
 typedef struct optiq_options {
-  const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "heu2") */
+  const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "mcf")  */
   const char *routing;           /* the network's default routing model; NULL: the topology's own */
   size_t chunk_bytes;            /* bytes per message; 0: automatic by message size and hop count */
   optiq_transport transport;     /* two-sided (default) or one-sided */

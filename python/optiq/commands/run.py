@@ -56,7 +56,7 @@ def register(subparsers) -> None:
     pat.add_argument("--start-dst", type=int, default=-1, metavar="R", help="first destination rank")
     pat.add_argument("--seed", type=int, default=0, help="seed for random patterns and sizes (default: 0)")
     rt = p.add_argument_group("runtime")
-    rt.add_argument("--planner", default="heu2", metavar="X",
+    rt.add_argument("--planner", default="mcf", metavar="X",
                     help=f"planner of the core: {', '.join(_core.planner_names())} (default: %(default)s)")
     rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"),
                     help="two-sided or one-sided (default: %(default)s)")

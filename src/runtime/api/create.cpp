@@ -90,7 +90,7 @@ extern "C" {
 void optiq_options_init(optiq_options* o) {
   if (!o) return;
   *o = optiq_options{};
-  o->planner = "heu2";
+  o->planner = "mcf";
   o->routing = nullptr;
   o->chunk_bytes = 0;
   o->transport = OPTIQ_TRANSPORT_P2P;

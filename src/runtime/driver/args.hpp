@@ -14,7 +14,7 @@ struct Args {
   std::string bytes = "1MiB";
   int sources = -1, dests = -1, start_src = -1, start_dst = -1;
   std::uint64_t seed = 0;
-  std::string planner = "heu2";
+  std::string planner = "mcf";
   std::string transport = "p2p";
   std::string queue = "forward-first";
   std::uint64_t chunk = 0;
