@@ -53,7 +53,7 @@ typedef struct optiq_options {
                                     copied by optiq_create */
   int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
   optiq_queue queue;             /* queue discipline (default forward-first) */
-  int max_inflight;              /* data messages in flight per rank (default 16) */
+  int max_inflight;              /* data messages in flight per rank (default 32) */
   int paths_per_job;             /* candidate paths per message for heu1/heu2 (default 50) */
 } optiq_options;
 

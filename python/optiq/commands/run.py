@@ -67,7 +67,7 @@ def register(subparsers) -> None:
                     help="messages below this go directly, unplanned (default: %(default)s)")
     rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
                     help="which waiting chunk goes first (default: %(default)s)")
-    rt.add_argument("--max-inflight", type=int, default=16, metavar="K",
+    rt.add_argument("--max-inflight", type=int, default=32, metavar="K",
                     help="data messages in flight per rank (default: %(default)s)")
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=int, default=5, metavar="K", help="timed calls of each (default: %(default)s)")

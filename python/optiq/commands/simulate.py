@@ -50,6 +50,8 @@ def register(subparsers) -> None:
     rt.add_argument("--threshold", default="16KiB", metavar="SIZE",
                     help="pairs below this go direct, unplanned (default: %(default)s)")
     rt.add_argument("--budget", default="16MiB", metavar="SIZE", help="forwarding memory per rank (default: %(default)s)")
+    rt.add_argument("--max-inflight", type=int, default=32, metavar="N",
+                    help="data messages a rank keeps in flight (default: %(default)s)")
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=int, default=1, metavar="K",
                       help="timed calls after the warm-up call; simulations are deterministic (default: 1)")
@@ -77,11 +79,14 @@ def setup_from(args) -> Setup:
         raise _core.Error(f"seed must be non-negative, got {args.seed}")
     if not args.latency >= 0 or not args.link_bandwidth > 0:
         raise _core.Error("--latency must be >= 0 and --link-bandwidth positive")
+    if args.max_inflight < 1:
+        raise _core.Error(f"--max-inflight must be at least 1, got {args.max_inflight}")
     for flag in ("chunk", "threshold", "budget"):
         _core.parse_bytes(getattr(args, flag))
     return Setup(topology=args.topology, pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
+                 max_inflight=args.max_inflight,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call, options=planner_options(args))
 

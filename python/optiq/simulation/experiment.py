@@ -35,6 +35,7 @@ class Setup:
     chunk: str = "0"
     threshold: str = "16KiB"
     budget: str = "16MiB"
+    max_inflight: int = 32
     iterations: int = 1
     verify: bool | None = None     # None: check bytes when the exchange is small enough to hold in memory
     latency: float = 5e-8
@@ -85,7 +86,8 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
 def _driver_args(s: Setup, topo, total_bytes: int) -> list:
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
     args = ["--topology", topo.spec, "--routing", plat.ROUTING, "--transport", s.transport, "--chunk", s.chunk,
-            "--threshold", s.threshold, "--budget", s.budget, "--iterations", str(s.iterations), "--warmup", "1"]
+            "--threshold", s.threshold, "--budget", s.budget,
+            "--max-inflight", str(s.max_inflight), "--iterations", str(s.iterations), "--warmup", "1"]
     return args + ([] if verify else ["--shared-buffers"])
 
 

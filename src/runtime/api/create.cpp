@@ -100,7 +100,7 @@ void optiq_options_init(optiq_options* o) {
   o->rank_to_node = nullptr;
   o->plan_cache = 1;
   o->queue = OPTIQ_QUEUE_FORWARD_FIRST;
-  o->max_inflight = 16;
+  o->max_inflight = 32;
   o->paths_per_job = 50;
 }
 

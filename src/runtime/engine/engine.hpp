@@ -17,7 +17,7 @@ enum class Discipline { ForwardFirst = 0, LocalFirst = 1, RoundRobin = 2 };
 
 struct EngineOptions {
   Discipline discipline = Discipline::ForwardFirst;
-  int max_inflight = 16;  // data messages in flight per rank
+  int max_inflight = 32;  // data messages in flight per rank
 };
 
 struct EngineStats {
