@@ -8,6 +8,7 @@
 //    held back before each call: a rank still draining call e meets messages of call e + 1.
 // 3. Large messages (8 MiB and more) with every protocol.
 // 4. Fixed corner cases: everyone to everyone with zero bytes, only self-messages, nobody.
+// 5. AUTO's rule, and that AUTO runs what the rule says.
 // Every received byte and the exact set of sources and sizes are checked on every call.
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "exchange/protocols.hpp"  // choose_protocol
 #include "sparse.hpp"
 
 using namespace sparsetest;
@@ -106,6 +108,33 @@ void corners(Checker& ck) {
   }
 }
 
+// AUTO's rule (docs/exchange.md) at sizes no local run reaches, and what AUTO reports here.
+void auto_rule(Checker& ck) {
+  using optiq::sx::choose_protocol;
+  ck.expect(choose_protocol(1024, 6) == OPTIQ_SX_NBX && choose_protocol(512, 6) == OPTIQ_SX_PEX &&
+                choose_protocol(512, 1) == OPTIQ_SX_NBX && choose_protocol(128, 0) == OPTIQ_SX_NBX &&
+                choose_protocol(16, 0) == OPTIQ_SX_PEX && choose_protocol(768, -1) == OPTIQ_SX_NBX &&
+                choose_protocol(767, -1) == OPTIQ_SX_PEX && choose_protocol(100000, 1000) == OPTIQ_SX_PEX &&
+                choose_protocol(1, -1) == OPTIQ_SX_PEX,
+            "AUTO's rule");
+  const int size = mpitest::world_size(), rank = mpitest::world_rank();
+  for (int hint : {-1, 0, 1, size - 1}) {
+    optiq_sx_options o;
+    optiq_sx_options_init(&o);
+    o.max_neighbors = hint;
+    optiq_sx_result r;
+    const int dest = (rank + 1) % size;
+    const int bytes = 1;
+    const char payload = 'x';
+    const void* buf = &payload;
+    const int status =
+        optiq_sparse_exchange(MPI_COMM_WORLD, hint == 0 ? 0 : 1, &dest, &buf, &bytes, OPTIQ_SX_AUTO, &o, &r);
+    ck.expect(status == OPTIQ_SUCCESS && r.protocol == choose_protocol(size, hint) && r.nrecv == (hint == 0 ? 0 : 1),
+              "AUTO with max_neighbors %d ran %d (status %d)", hint, r.protocol, status);
+    optiq_sx_result_free(&r);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -118,6 +147,7 @@ int main(int argc, char** argv) {
   }
   Checker ck;
   const double t0 = MPI_Wtime();
+  auto_rule(ck);
   corners(ck);
   random_cases(cases, seed, ck);
   repeated(seed, ck);
