@@ -11,6 +11,14 @@ THESIS_BREAK_EVEN = "512 KiB"
 # Fluid time of the default route under BG/Q's own routing (`optiq plan --topology mira:N
 # --planner default`): the same for the three 1:8 patterns. SimGrid's tie rule is worse at 1024.
 BGQ_DEFAULT_MS = {512: 37.283, 1024: 74.565}
+# Thesis Table VII: measured GB/s on 1024 Mira nodes, 8 MB per pair. Its OPT is the LP over
+# candidate paths (optiq's `opt`; `optimal` solves it over all paths); MPI is MPI_Alltoallv.
+THESIS_TABLE7_GBS = {
+    "disjoint": {"opt": 188.62, "heu2": 84.50, "heu1": 74.88, "mpi_alltoallv": 45.18},
+    "overlap": {"opt": 200.03, "heu2": 121.05, "heu1": 113.17, "mpi_alltoallv": 42.84},
+    "subset": {"opt": 199.20, "heu2": 106.56, "heu1": 61.71, "mpi_alltoallv": 41.37},
+}
+THESIS_ROW = {"optimal": "opt"}  # optiq planners reported beside a thesis row of another name
 
 
 def load(results: Path, stage: str):
@@ -69,7 +77,15 @@ def patterns_section(doc, results, plt):
             mpi = mpi_of(rows, nodes=n, pattern=p)
             out += ["", f"**{p}** (baseline {mpi.get('mpi_call', 'MPI_Alltoallv')}; thesis OPT/MPI on Mira 1024: "
                     f"{THESIS_SPEEDUP[p]}x)", ""]
-            out += table(RUN_HEADER, [run_line(r, mpi) for r in rows if r["nodes"] == n and r["pattern"] == p])
+            lines = [run_line(r, mpi) for r in rows if r["nodes"] == n and r["pattern"] == p]
+            header = RUN_HEADER
+            if n == 1024:
+                thesis = THESIS_TABLE7_GBS[p]
+                header = RUN_HEADER + ["thesis GB/s (Mira)"]
+                for line in lines:
+                    row = THESIS_ROW.get(line[0], line[0])
+                    line.append(f"{thesis[row]:.1f} ({row.replace('_alltoallv', '').upper()})" if row in thesis else "–")
+            out += table(header, lines)
             if n in BGQ_DEFAULT_MS:
                 best = min(r["simulated_seconds"] for r in rows if r["nodes"] == n and r["pattern"] == p)
                 out += ["", f"Against Mira's own default route ({BGQ_DEFAULT_MS[n]:.2f} ms in the fluid model, "
@@ -80,7 +96,7 @@ def patterns_section(doc, results, plt):
 
 def sizes_section(doc, results, plt):
     rows = doc["rows"]
-    out = ["## Message size sweep, disjoint, heu2 (thesis Fig. 14)", ""]
+    out = ["## Message size sweep, disjoint, mcf (the runtime's default planner; thesis Fig. 14)", ""]
     for n in sorted({r["nodes"] for r in rows}):
         speed = defaultdict(dict)
         for r in rows:
@@ -116,6 +132,7 @@ def sizes_section(doc, results, plt):
 def simple_section(title, doc, key, note=""):
     rows = doc["rows"]
     out = [title, ""] + ([note, ""] if note else [])
+    extra = [k for k in ("nodes", "pattern") if k != key and len({r.get(k) for r in rows}) > 1]
     lines = []
     for r in rows:
         if r["planner"] == "mpi_alltoallv":
@@ -123,8 +140,34 @@ def simple_section(title, doc, key, note=""):
         match = {k: r[k] for k in ("nodes", key, "pattern", "transport", "seed", "chunk") if k in r and k != "planner"}
         mpi = next((m for m in rows if m["planner"] == "mpi_alltoallv"
                     and all(m.get(k) == v for k, v in match.items() if k not in ("transport", "chunk"))), None)
-        lines.append([str(r[key])] + run_line(r, mpi or r))
-    return out + table([key] + RUN_HEADER, lines) + [""]
+        lines.append([str(r.get(k, "")) for k in extra] + [str(r[key])] + run_line(r, mpi or r))
+    return out + table(extra + [key] + RUN_HEADER, lines) + [""]
+
+
+# Thesis Table IX: mean GB/s over five random 1:8 pairings on 1024 Mira nodes, 8 MB per pair.
+THESIS_RANDOM_GBS = {"disjoint": {"opt": 193.21, "heu2": 206.81, "heu1": 116.92, "mpi_alltoallv": 56.00},
+                     "overlap": {"opt": 208.29, "heu2": 210.88, "heu1": 124.62, "mpi_alltoallv": 58.40},
+                     "subset": {"opt": 207.10, "heu2": 207.92, "heu1": 124.58, "mpi_alltoallv": 55.00}}
+
+
+def random_summary(doc):
+    """Mean simulated GB/s per planner and partition over the seeds, beside the thesis' means."""
+    rows = doc["rows"]
+    out = ["Means over the seeds (GB/s simulated; the thesis' means for its three randomly paired "
+           "patterns on 1024 Mira nodes beside them):", ""]
+    lines = []
+    for n in sorted({r["nodes"] for r in rows}):
+        for planner in dict.fromkeys(r["planner"] for r in rows if r["nodes"] == n):
+            got = [r["throughput"] / 1e9 for r in rows if r["nodes"] == n and r["planner"] == planner]
+            row = THESIS_ROW.get(planner, planner)
+            thesis = " / ".join(f"{THESIS_RANDOM_GBS[p][row]:.0f}" for p in PATTERNS_OF_THESIS) \
+                if row in THESIS_RANDOM_GBS["disjoint"] else "–"
+            lines.append([str(n), planner, f"{sum(got) / len(got):.1f}", f"{min(got):.1f}-{max(got):.1f}", thesis])
+    return out + table(["nodes", "planner", "mean GB/s", "range", "thesis mean GB/s (disjoint / overlap / subset)"],
+                       lines) + [""]
+
+
+PATTERNS_OF_THESIS = ("disjoint", "overlap", "subset")
 
 
 def chunks_plot(doc, results, plt):
@@ -165,7 +208,9 @@ def write_report(results: Path) -> None:
                               "chunk 0 is the automatic choice.")
     doc = load(results, "random")
     if doc:
-        out += simple_section("## Random pairings, 8 MiB (thesis Table IX)", doc, "seed")
+        out += simple_section("## Random pairings, 8 MiB (thesis Table IX)", doc, "seed",
+                              "Pattern `random`: the node sets of disjoint (the first P/16 nodes send to the last P/2, eight destinations each) with the destinations shuffled by the seed; the thesis paired its three patterns at random the same way.")
+        out += random_summary(doc)
     doc = load(results, "transports")
     if doc:
         out += simple_section("## Transports: two-sided (p2p) and one-sided (rma)", doc, "transport")

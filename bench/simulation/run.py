@@ -28,7 +28,7 @@ RESULTS = HERE / "results"
 SHAPES = {512: "mira:512", 1024: "mira:1024", 2048: "mira:2048"}
 PATTERNS = ("disjoint", "overlap", "subset")
 SIZES = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "8MiB")
-CHUNKS = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "0")
+CHUNKS = ("64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "0")
 
 
 def log(text: str) -> None:
@@ -62,7 +62,7 @@ def stage_sizes(nodes: list) -> list:
                 policies.append(("default-policy", Setup("mira:512").threshold))
             for policy, threshold in policies:
                 setup = Setup(SHAPES[n], pattern="disjoint", bytes=size, threshold=threshold)
-                run(rows, {"nodes": n, "bytes": size, "policy": policy, "threshold": threshold}, setup, ["heu2"])
+                run(rows, {"nodes": n, "bytes": size, "policy": policy, "threshold": threshold}, setup, ["mcf"])
             if len(policies) == 1:  # above the threshold the default policy is multi-path itself
                 rows += [{**r, "policy": "default-policy"} for r in rows[-2:]]
     return rows
@@ -81,7 +81,7 @@ def stage_random(nodes: list) -> list:
     for n in nodes:
         for seed in range(1, 6):
             run(rows, {"nodes": n, "seed": seed}, Setup(SHAPES[n], pattern="random", seed=seed),
-                ["default", "heu2", "mcf"])
+                ["default", "heu1", "heu2", "optimal", "mcf"])
     return rows
 
 
