@@ -23,6 +23,11 @@ namespace optiq {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Potential sharpening per round and rebalancing sweeps per round of the small solver
+// (measured on a 1,536-component relaxation of Mira's 49,152 nodes: 1.05 and one sweep took
+// 870 rounds and 20 s to reach 1%, 1.2 and four sweeps about 50 rounds and 1 s to reach 0.1%).
+constexpr double kSharpen = 1.2;
+constexpr int kSweepsPerRound = 4;
 
 struct Arc {
   int from, to;
@@ -140,11 +145,24 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
     }
     best = std::max(best, priced / scale);
     if (U <= (1 + tolerance) * best) break;
+    // A commodity aggregates many jobs and spreads over many paths, so one move per round
+    // leaves most of the work to the next (costly) pricing: a few sweeps between a
+    // commodity's own paths first cut the rounds needed 5-20x.
+    for (int sweep = 0; sweep < kSweepsPerRound; ++sweep)
     for (std::size_t k = 0; k < goods.size(); ++k) {
       auto& set = flows[k];
       std::size_t b = 0;
-      while (b < set.size() && set[b].arcs != fresh[k]) ++b;
-      if (b == set.size()) set.push_back({fresh[k], 0.0});
+      if (sweep == 0) {
+        while (b < set.size() && set[b].arcs != fresh[k]) ++b;
+        if (b == set.size()) set.push_back({fresh[k], 0.0});
+      } else {
+        double cheapest = kInf;
+        for (std::size_t p = 0; p < set.size(); ++p) {
+          double d, h;
+          slope(set[p].arcs, d, h);
+          if (d < cheapest) cheapest = d, b = p;
+        }
+      }
       for (std::size_t p = 0; p < set.size(); ++p) {
         if (p == b || set[p].x <= 0) continue;
         double dp, hp, db, hb;
@@ -166,7 +184,7 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
     }
     U = utilisation();
     best_flow = std::min(best_flow, U);
-    eta = std::min(eta_max, eta * 1.05);
+    eta = std::min(eta_max, eta * kSharpen);
   }
   return std::min(best, best_flow);
 }
