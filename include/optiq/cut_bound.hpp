@@ -22,4 +22,15 @@ double cut_lower_bound(const Topology& topo, const std::vector<Job>& jobs);
 double relaxed_lower_bound(const Topology& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
                            double tolerance = 1e-3, int max_components = 2000, int max_rounds = 5000);
 
+// A relaxation bound (seconds) that needs no plan: nodes agreeing on a subset of the
+// dimensions merge, links of the other dimensions become free, and the smaller torus left is
+// solved as relaxed_lower_bound does. Candidates are the maximal proper subsets of dimensions
+// that leave at most `max_components` merged nodes. With `link_score` (one value per link
+// slot, e.g. a plan's link potential) the `tries` subsets whose links score highest are
+// solved; without, every candidate is solved to kCoarseTolerance and the best one again to
+// `tolerance`. 0 when no subset qualifies (e.g. a one-dimensional ring).
+constexpr double kCoarseTolerance = 0.02;
+double quotient_lower_bound(const Topology& topo, const std::vector<Job>& jobs, double tolerance = 1e-3,
+                            int max_components = 2048, const std::vector<double>& link_score = {}, int tries = 2);
+
 }  // namespace optiq

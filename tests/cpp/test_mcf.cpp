@@ -161,3 +161,44 @@ TEST(RelaxedBound, CertifiesWhereCutsAreLoose) {
   EXPECT_LE(r.plan_seconds, optimum * 1.011);
   validate_plan(r.plan, t);
 }
+
+// Quotient bounds merge nodes along some dimensions: never above a plan on small networks,
+// nothing to merge on a ring, and on Mira 1024's subset pattern far above the cut bound
+// while staying below the exact optimum (15.402 MB on the busiest link).
+TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
+  Rng rng(91);
+  for (const char* spec : {"torus:4x4x3", "mesh:3x4x2", "bgq:2x2x4x2x2", "torus:6x2"}) {
+    const Topology t = parse_topology(spec);
+    const auto routing = make_routing(t.default_routing(), t);
+    for (int trial = 0; trial < 4; ++trial) {
+      std::vector<Job> jobs;
+      for (int i = 0; i < 12; ++i)
+        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+                        1 + rng.below(4 << 20)});
+      McfOptions o;
+      o.epsilon = 0.01;
+      o.min_path_bytes = 1;
+      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      std::vector<double> score(t.num_link_slots());
+      for (double& s : score) s = static_cast<double>(rng.below(100));
+      for (int max_components : {4, 8, 1000}) {
+        const double unscored = quotient_lower_bound(t, jobs, 1e-3, max_components);
+        const double scored = quotient_lower_bound(t, jobs, 1e-3, max_components, score, 1);
+        EXPECT_LE(unscored, r.flow_seconds * (1 + 1e-12)) << spec << " " << max_components;
+        EXPECT_LE(scored, r.flow_seconds * (1 + 1e-12)) << spec << " " << max_components;
+        EXPECT_LE(unscored, r.plan_seconds * (1 + 1e-12)) << spec;
+      }
+    }
+  }
+  EXPECT_EQ(quotient_lower_bound(parse_topology("torus:8"), {{0, 4, 1 << 20}}), 0.0);
+  EXPECT_THROW(quotient_lower_bound(parse_topology("torus:4x4"), {{0, 5, 1 << 20}}, 0.0), Error);
+
+  const Topology mira = parse_topology("mira:1024");
+  PatternOptions po;
+  po.num_nodes = mira.num_nodes();
+  const auto jobs = assign_sizes(named_pattern("subset", po), "8MiB", 0);
+  const double cut = cut_lower_bound(mira, jobs), optimum = 15.402e6 / mira.link_bandwidth();
+  const double q = quotient_lower_bound(mira, jobs, 1e-3);
+  EXPECT_GT(q, cut * 1.04);
+  EXPECT_LE(q, optimum * (1 + 1e-4));
+}
