@@ -23,6 +23,13 @@ constexpr double kHotFractions[] = {0.9, 0.8};
 // links the optimum saturates), on contracted graphs of at most this many components.
 constexpr double kRelaxFromEta = 3.0;
 constexpr int kRelaxComponents = 300;
+// A relaxation raising the bound by less than this fraction of epsilon counts as a miss.
+constexpr double kRelaxGain = 0.05;
+// Quotient bounds (merging nodes along some dimensions) are tried once the potential is this
+// sharp, on quotients of at most this many nodes, the best-scoring few of them.
+constexpr double kQuotientFromEta = 20.0;
+constexpr int kQuotientComponents = 2048;
+constexpr int kQuotientTries = 2;
 
 // The potential sharpens by kSharpen per iteration. Pricing runs every iteration on instances
 // with up to kEveryIterationSources sources; beyond, where a round of searches costs far more
@@ -30,8 +37,17 @@ constexpr int kRelaxComponents = 300;
 // for a few more iterations). Every iteration also gives the seed of `optimal` a richer pool.
 constexpr double kSharpen = 1.08;
 constexpr std::size_t kEveryIterationSources = 512;
+// That cadence holds while a round of the goal-directed search settles at most one node in
+// kCheapSearchShare per source. While the potential is still smooth few links are free, the
+// search settles nearly every node (Mira 49,152: 100 million nodes, 15x a cheap round), and
+// pricing runs only every it/4 iterations; a sharp potential frees most links again.
+constexpr std::size_t kCheapSearchShare = 4;
 // Once fully sharp, a pricing round that gains less than this fraction of epsilon ends the run.
 constexpr double kStall = 0.05;
+// Rounds of removing paths too small (or too many) for a practical plan, and rebalancing
+// sweeps after each.
+constexpr int kPracticalRounds = 20;
+constexpr int kPracticalSweeps = 3;
 
 // Potential values (at most 1) rounded down to multiples of 1 / kGrid for pricing.
 constexpr double kGrid = 1e4;
@@ -185,13 +201,14 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
   std::vector<LinkPath> fresh_path(active.size());
   std::size_t rounds = 0;
   int next_price = 1;
+  bool quotient_tried = false;
+  int relax_wait = 0, relax_backoff = 0;  // pricing rounds to skip relaxations for, and the next such pause
   for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
     result.iterations = it;
     loads.set_reference(eta, U);
     const bool price = it >= next_price;
     std::fill(fresh.begin(), fresh.end(), 0);
     if (price) {
-      next_price = it + std::max(price_every, it / 4);
       double scale = 0, heaviest = 0;
       // Weights are rounded down to a grid: links far below the bottleneck become free, so among
       // otherwise equal paths the fewest hops win instead of long detours through links with
@@ -212,13 +229,17 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       const auto& window = windows[rounds++ % window_count];
       std::vector<Job> window_jobs;
       for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
+      bool cheap = false;
       if (unit_pricing) {
         for (LinkId l = 0; l < topo.num_link_slots(); ++l)
           units[l] = static_cast<std::uint32_t>(std::llround(link_w[l] * loads.capacity(l) * kGrid));
-        priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * topo.link_bandwidth()));
+        std::size_t settled = 0;
+        priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * topo.link_bandwidth()), 1024, &settled);
+        cheap = settled * kCheapSearchShare <= by_source.size() * static_cast<std::size_t>(topo.num_nodes());
       } else {
         priced = cheapest_paths(topo, window_jobs, link_w, node_w, o.hop_bound);
       }
+      next_price = it + (cheap ? price_every : std::max(price_every, it / 4));
       std::vector<double> lower(active.size(), 0.0);
       if (window_count > 1 && o.hop_bound < 0) {
         for (double relative : {1e-4, 1e-6}) {  // either threshold gives a valid bound; keep the best
@@ -237,13 +258,32 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       for (std::size_t a = 0; a < active.size(); ++a)
         priced_sum += static_cast<double>(active_jobs[a].bytes) * lower[a];
       best_bound = std::max(best_bound, priced_sum / scale);
-      if (eta >= kRelaxFromEta && U > (1.0 + o.epsilon) * best_bound) {
+      // The quotient bound does not depend on the flow: solved once, when the flow shows which
+      // dimensions' links are the bottlenecks (they rank the candidate quotients).
+      if (!quotient_tried && eta >= kQuotientFromEta && U > (1.0 + o.epsilon) * best_bound) {
+        quotient_tried = true;
+        std::vector<double> score(topo.num_link_slots(), 0.0);
+        for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+          if (loads.capacity(l) > 0) score[l] = loads.link_g(l);
+        best_bound = std::max(best_bound, quotient_lower_bound(topo, active_jobs, o.epsilon / 8, kQuotientComponents,
+                                                               score, kQuotientTries));
+      }
+      // Relaxations that fail to raise the bound are retried ever more rarely: on large
+      // networks each costs seconds once the hot links split it into few components.
+      if (eta >= kRelaxFromEta && U > (1.0 + o.epsilon) * best_bound && relax_wait-- <= 0) {
+        const double before = best_bound;
         std::vector<char> hot(topo.num_link_slots(), 0);
         for (double fraction : kHotFractions) {
           for (LinkId l = 0; l < topo.num_link_slots(); ++l)
             hot[l] = loads.capacity(l) > 0 && loads.utilisation(l) >= fraction * U;
           best_bound = std::max(best_bound, relaxed_lower_bound(topo, active_jobs, hot, o.epsilon / 4, kRelaxComponents));
         }
+        if (best_bound > (1.0 + kRelaxGain * o.epsilon) * before) {
+          relax_backoff = 0;
+        } else {
+          relax_backoff = std::max(1, 2 * relax_backoff);
+        }
+        relax_wait = relax_backoff;
       }
       if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
       if (U <= (1.0 + o.epsilon) * best_bound) break;
@@ -268,39 +308,46 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
     U = loads.max_utilisation();
     eta = std::min(eta_max, eta * kSharpen);
   }
-  result.flow_seconds = U;
   result.bound_seconds = std::min(best_bound, U);
 
   // Practical plans: paths below the minimum size (and beyond the path limit) give their
-  // flow to the job's currently cheapest remaining path, then the survivors rebalance.
-  for (int round = 0; round < 20 && U > 0; ++round) {
+  // flow to the job's currently cheapest remaining path, then the survivors rebalance, a few
+  // sweeps per round (removing one path per job and round, with one sweep, left Mira 49,152
+  // still removing after 20 rounds, 0.8% above the flow it started from).
+  // The main loop may stop before the potential is fully sharp, and a smooth potential trades
+  // the busiest link for the others: these moves use the sharpest one.
+  eta = eta_max;
+  for (int round = 0; round < kPracticalRounds && U > 0; ++round) {
     loads.set_reference(eta, U);
     bool removed = false;
     for (std::size_t a = 0; a < active.size(); ++a) {
       auto& set = flows[a];
       std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
-      for (std::size_t p = 1; p < set.size(); ++p) {
-        const bool too_small = set[p].x < static_cast<double>(o.min_path_bytes);
-        const bool too_many = o.max_paths > 0 && static_cast<int>(p) >= o.max_paths;
-        if (!too_small && !too_many) continue;
-        // Only the smallest offender per job and round, so the others can absorb it.
-        std::size_t last = set.size() - 1;
-        double moved = set[last].x;
-        set[last].x = 0;
+      // Smallest first, so the larger paths left absorb them.
+      while (set.size() > 1) {
+        const std::size_t last = set.size() - 1;
+        const bool too_small = set[last].x < static_cast<double>(o.min_path_bytes);
+        const bool too_many = o.max_paths > 0 && static_cast<int>(last) >= o.max_paths;
+        if (!too_small && !too_many) break;
+        const double moved = set[last].x;
         loads.add(set[last].links, -moved);
         set.pop_back();
         const std::size_t b = cheapest_own(a);
         set[b].x += moved;
         loads.add(set[b].links, moved);
         removed = true;
-        break;
       }
-      rebalance(a, cheapest_own(a));
-      drop_empty(a);
     }
+    for (int sweep = 0; sweep < kPracticalSweeps; ++sweep)
+      for (std::size_t a = 0; a < active.size(); ++a) {
+        rebalance(a, cheapest_own(a));
+        drop_empty(a);
+      }
     U = loads.max_utilisation();
     if (!removed) break;
   }
+
+  result.flow_seconds = U;
 
   // Whole bytes; practical limits on paths per job and bytes per path.
   Loads final_loads(topo, o.forward_bandwidth);
