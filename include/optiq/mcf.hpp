@@ -2,10 +2,12 @@
 //
 // Minimises the busiest link's load relative to its capacity (the fluid transfer time) by
 // per-job Newton steps on an exponential potential of link utilisation, sharpening the
-// potential as it goes. Every iteration prices exact cheapest paths under the potential's
+// potential as it goes. Pricing rounds search exact cheapest paths under the potential's
 // link weights, which gives a proven lower bound by weak duality:
-//     T* >= sum_j bytes_j * dist_w(j) / sum_l capacity_l * w_l.
-// It stops when its plan is within (1 + epsilon) of that bound, or at the iteration cap.
+//     T* >= sum_j bytes_j * dist_w(j) / sum_l capacity_l * w_l,
+// alongside cut, relaxation and quotient bounds (include/optiq/cut_bound.hpp). It stops when
+// its flow is within (1 + epsilon) of the best bound, or at the iteration cap, then makes the
+// plan practical (minimum bytes per path, paths per job) with moves at full sharpness.
 #pragma once
 
 #include <optional>
