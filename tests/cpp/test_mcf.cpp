@@ -10,6 +10,27 @@
 
 using namespace optiq;
 
+namespace {
+
+// `count` jobs between random nodes of t with 1 .. 4 MiB each.
+std::vector<Job> random_jobs(const Topology& t, Rng& rng, int count) {
+  std::vector<Job> jobs;
+  for (int i = 0; i < count; ++i)
+    jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+                    1 + rng.below(4 << 20)});
+  return jobs;
+}
+
+// A 1%-certified mcf flow without practical limits: the reference the bounds are checked against.
+McfResult fine_mcf(const Topology& t, const RoutingModel& routing, const std::vector<Job>& jobs) {
+  McfOptions o;
+  o.epsilon = 0.01;
+  o.min_path_bytes = 1;
+  return plan_mcf(t, routing, jobs, o);
+}
+
+}  // namespace
+
 TEST(Mcf, SplitsAcrossEqualPathsAndCertifiesTheOptimum) {
   // On a 4-ring, 0 -> 2 has exactly two edge-disjoint paths: the optimum is half the bytes
   // per link.
@@ -118,14 +139,8 @@ TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
     const Topology t = parse_topology(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 5; ++trial) {
-      std::vector<Job> jobs;
-      for (int i = 0; i < 10; ++i)
-        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
-                        1 + rng.below(4 << 20)});
-      McfOptions o;
-      o.epsilon = 0.01;
-      o.min_path_bytes = 1;
-      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      const auto jobs = random_jobs(t, rng, 10);
+      const McfResult r = fine_mcf(t, *routing, jobs);
       std::vector<char> hot(t.num_link_slots(), 0);
       for (int pass = 0; pass < 4; ++pass) {
         for (LinkId l = 0; l < t.num_link_slots(); ++l) hot[l] = t.link_exists(l) && (pass == 3 || rng.below(3) == 0);
@@ -171,14 +186,8 @@ TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
     const Topology t = parse_topology(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 4; ++trial) {
-      std::vector<Job> jobs;
-      for (int i = 0; i < 12; ++i)
-        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
-                        1 + rng.below(4 << 20)});
-      McfOptions o;
-      o.epsilon = 0.01;
-      o.min_path_bytes = 1;
-      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      const auto jobs = random_jobs(t, rng, 12);
+      const McfResult r = fine_mcf(t, *routing, jobs);
       std::vector<double> score(t.num_link_slots());
       for (double& s : score) s = static_cast<double>(rng.below(100));
       for (int max_components : {4, 8, 1000}) {
