@@ -7,6 +7,7 @@ import os
 import sys
 
 from . import _core
+from .quiet import document_stdout
 from .commands import COMMANDS
 
 
@@ -37,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "json", False):
+            with document_stdout():
+                return args.func(args)
         return args.func(args)
     except _core.Error as e:
         sys.stderr.write(f"optiq {args.command}: error: {e}\n")

@@ -18,13 +18,16 @@ from __future__ import annotations
 import numpy as np
 import highspy
 
+from ..quiet import stdout_to_stderr
+
 INF = highspy.kHighsInf
 
 
 class PathMaster:
     def __init__(self, demands: np.ndarray, link_weight: np.ndarray, forward_weight: float | None):
-        self.h = highspy.Highs()
-        self.h.setOptionValue("output_flag", False)
+        with stdout_to_stderr():  # highspy >= 1.16 prints a banner as it builds the solver
+            self.h = highspy.Highs()
+            self.h.setOptionValue("output_flag", False)
         self.h.setOptionValue("random_seed", 0)
         # Column generation adds columns to a solved model: primal simplex restarts from the
         # previous basis, and presolve would throw that basis away (measured: 2x faster).
