@@ -32,10 +32,12 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 say "installing Python build and runtime dependencies"
-.venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q "scikit-build-core>=0.10" "nanobind>=2.0" "numpy>=1.22" "matplotlib>=3.5" "highspy>=1.7" "pytest>=7"
+# Every Python package at the version in constraints.txt (the tested set).
+pin=(-c constraints.txt)
+.venv/bin/python -m pip install -q "${pin[@]}" pip
+.venv/bin/python -m pip install -q "${pin[@]}" scikit-build-core nanobind numpy matplotlib highspy pytest hypothesis
 say "building and installing the optiq package"
-.venv/bin/python -m pip install -q --no-build-isolation .
+.venv/bin/python -m pip install -q "${pin[@]}" --no-build-isolation ".[plot,test]"
 
 say "building the C++ core, the MPI runtime and their tests"
 cmake -S . -B build/cpp -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPTIQ_BUILD_TESTS=ON >/dev/null

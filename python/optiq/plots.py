@@ -11,7 +11,10 @@ def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: s
     The height of a curve's left end is the busiest link (what sets the transfer time); its
     length is how many links the plan uses.
     """
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        raise OSError(f"plotting needs matplotlib (pip install 'optiq[plot]'); no plot written to {path}") from None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
