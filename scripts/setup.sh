@@ -13,6 +13,7 @@ command -v cmake >/dev/null || need_apt+=(cmake)
 command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
+[ -f /usr/include/nlohmann/json.hpp ] || need_apt+=(nlohmann-json3-dev)
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
 command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)
 command -v smpicxx >/dev/null || need_apt+=(libsimgrid-dev)  # SimGrid SMPI: optiq simulate

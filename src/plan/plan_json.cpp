@@ -10,25 +10,24 @@
 namespace optiq {
 
 std::string plan_to_json(const Plan& plan, const Topology& topo) {
+  // One job per line keeps large plans readable and diffable; each line is a compact document.
   std::ostringstream out;
   out << "{\"format\":\"optiq-plan\",\"version\":" << kPlanFormatVersion << ",\n \"topology\":"
       << json::quote(plan.topology) << ",\"routing\":" << json::quote(plan.routing)
       << ",\"planner\":" << json::quote(plan.planner) << ",\n \"jobs\":[";
   for (std::size_t j = 0; j < plan.jobs.size(); ++j) {
     const JobPlan& jp = plan.jobs[j];
-    out << (j ? ",\n  " : "\n  ") << "{\"src\":" << jp.job.src << ",\"dst\":" << jp.job.dst
-        << ",\"bytes\":" << jp.job.bytes << ",\"paths\":[";
-    for (std::size_t p = 0; p < jp.paths.size(); ++p) {
-      const PathShare& share = jp.paths[p];
-      out << (p ? "," : "") << "{\"bytes\":" << share.bytes << ",\"nodes\":[";
-      const auto nodes = path_nodes(topo, jp.job.src, share.links);
-      for (std::size_t i = 0; i < nodes.size(); ++i) out << (i ? "," : "") << nodes[i];
-      out << "],\"ports\":[";
-      for (std::size_t i = 0; i < share.links.size(); ++i)
-        out << (i ? "," : "") << '"' << topo.port_label(share.links[i]) << '"';
-      out << "]}";
+    json::Ordered paths = json::Ordered::array();
+    for (const PathShare& share : jp.paths) {
+      json::Ordered ports = json::Ordered::array();
+      for (LinkId l : share.links) ports.push_back(topo.port_label(l));
+      paths.push_back(json::Ordered::object({{"bytes", share.bytes},
+                                           {"nodes", path_nodes(topo, jp.job.src, share.links)},
+                                           {"ports", std::move(ports)}}));
     }
-    out << "]}";
+    out << (j ? ",\n  " : "\n  ")
+        << json::Ordered::object({{"src", jp.job.src}, {"dst", jp.job.dst}, {"bytes", jp.job.bytes}, {"paths", std::move(paths)}})
+               .dump();
   }
   out << "\n]}\n";
   return out.str();

@@ -53,6 +53,26 @@ TEST(PlanJson, RoundTripsExactly) {
   EXPECT_EQ(plan_to_json(q, t), text);
 }
 
+// The writer's layout is part of the format's look: one job per line, compact members.
+TEST(PlanJson, WritesTheDocumentedLayout) {
+  const Topology t = parse_topology("torus:4x4");
+  const auto routing = make_routing("dor", t);
+  const Plan p = make_plan("default", t, *routing, {{0, 5, 1000}, {3, 3, 0}}, {});
+  EXPECT_EQ(plan_to_json(p, t),
+            "{\"format\":\"optiq-plan\",\"version\":1,\n"
+            " \"topology\":\"torus:4x4\",\"routing\":\"dor\",\"planner\":\"default\",\n"
+            " \"jobs\":[\n"
+            "  {\"src\":0,\"dst\":5,\"bytes\":1000,\"paths\":[{\"bytes\":1000,\"nodes\":[0,4,5],\"ports\":[\"A+\",\"B+\"]}]},\n"
+            "  {\"src\":3,\"dst\":3,\"bytes\":0,\"paths\":[]}\n"
+            "]}\n");
+  Plan named = p;
+  named.planner = "q\"\\\n\x01";
+  EXPECT_NE(plan_to_json(named, t).find(R"("planner":"q\"\\\n\u0001")"), std::string::npos);
+  EXPECT_EQ(plan_from_json(plan_to_json(named, t)).planner, named.planner);
+  named.planner = "\xff";
+  EXPECT_THROW(plan_to_json(named, t), Error);
+}
+
 TEST(PlanJson, FileRoundTripAndMissingFile) {
   const Topology t = parse_topology("torus:4x4");
   const Plan p = sample_plan(t);
@@ -88,7 +108,15 @@ TEST(PlanJson, RejectsCorruptAndInconsistentFiles) {
       {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"paths":[{"bytes":5,"nodes":[1,0],"ports":["B-"]}]}]})",
        "starts at node 1"},
       {head + R"("jobs":[{"src":0,"dst":1,"bytes":5}]})", "missing \"paths\""},
-      {head + R"("jobs":[]} trailing)", "unexpected text"},
+      {head + R"("jobs":[]} trailing)", "expected end of input"},
+      {head + R"("jobs":[{"src":0,"dst":01,"bytes":5,"paths":[]}]})", "unexpected number literal"},  // a leading zero
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5,"bytes":5,"paths":[]}]})", "\"bytes\" appears twice"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":18446744073709551616,"paths":[]}]})", "whole number"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":5.0,"paths":[]}]})", "whole number"},
+      {head + R"("jobs":[{"src":-0,"dst":1,"bytes":-0,"paths":[]}]})", "non-negative whole number"},
+      {head + R"("jobs":[{"src":0,"dst":1,"bytes":1e999,"paths":[]}]})", "invalid JSON"},
+      {head + "\"jobs\":[], \"x\":\"\xff\"}", "UTF-8"},
+      {head + R"("jobs":[], "x":)" + std::string(200, '[') + std::string(200, ']') + "}", "nesting deeper"},
   };
   for (const auto& [text, needle] : cases) {
     const std::string message = expect_error(text);

@@ -4,7 +4,8 @@
 // rank, keeps the slowest rank's time, and checks every received byte and that each rank got
 // exactly the messages meant for it. Rank 0 prints one JSON line.
 //
-// Depends on MPI and optiq_exchange only, so that it also builds with SimGrid's smpicxx.
+// Depends on MPI, optiq_exchange and the header-only nlohmann-json only, so that it also builds
+// with SimGrid's smpicxx.
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,6 +13,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "exchange/barrier.hpp"
 #include "exchange/driver/args.hpp"
@@ -106,29 +109,27 @@ int run(const Args& a, int rank, int size) {
 
   const long long sent = static_cast<long long>(size) * k * (a.warmup + a.iterations) * static_cast<long long>(np);
   const bool verified = total[1] == 0 && total[0] == sent;
-  std::string json = "{\"program\": \"optiq-exchange\", \"ranks\": " + std::to_string(size) +
-                     ", \"neighbors\": " + std::to_string(k) + ", \"bytes\": " + std::to_string(a.bytes) +
-                     ", \"iterations\": " + std::to_string(a.iterations) + ", \"warmup\": " +
-                     std::to_string(a.warmup) + ", \"seed\": " + std::to_string(a.seed) +
-                     ", \"smpi\": " + (OPTIQ_SX_SMPI ? "true" : "false") + ", \"barrier\": \"" +
-                     optiq_sx_barrier_name(a.barrier) + "\", \"protocols\": [";
-  char buf[512];
+  nlohmann::ordered_json doc = {{"program", "optiq-exchange"}, {"ranks", size},         {"neighbors", k},
+                                 {"bytes", a.bytes},           {"iterations", a.iterations}, {"warmup", a.warmup},
+                                 {"seed", a.seed},             {"smpi", OPTIQ_SX_SMPI != 0},
+                                 {"barrier", optiq_sx_barrier_name(a.barrier)}};
+  nlohmann::ordered_json& protocols = doc["protocols"] = nlohmann::ordered_json::array();
   for (size_t p = 0; p < np; ++p) {
     const Summary s = summarise(slowest[p]);
-    std::snprintf(buf, sizeof buf,
-                  "%s{\"protocol\": \"%s\", \"ran\": \"%s\", \"barrier\": \"%s\", \"seconds\": {\"min\": %.9g, "
-                  "\"median\": %.9g, \"max\": %.9g}}",
-                  p ? ", " : "", optiq_sx_protocol_name(a.protocols[p]), optiq_sx_protocol_name(ran[p]),
-                  ran[p] == OPTIQ_SX_NBX ? optiq_sx_barrier_name(barrier_used[p]) : "", s.min, s.median, s.max);
-    json += buf;
+    protocols.push_back({{"protocol", optiq_sx_protocol_name(a.protocols[p])},
+                         {"ran", optiq_sx_protocol_name(ran[p])},
+                         {"barrier", ran[p] == OPTIQ_SX_NBX ? optiq_sx_barrier_name(barrier_used[p]) : ""},
+                         {"seconds", {{"min", s.min}, {"median", s.median}, {"max", s.max}}}});
   }
-  json += "], \"messages_sent\": " + std::to_string(sent);
-  if (a.verify)
-    json += ", \"messages_received\": " + std::to_string(total[0]) + ", \"wrong_messages\": " +
-            std::to_string(total[1]) + ", \"verified\": " + (verified ? "true" : "false");
-  else
-    json += ", \"verified\": null";
-  std::printf("%s}\n", json.c_str());
+  doc["messages_sent"] = sent;
+  if (a.verify) {
+    doc["messages_received"] = total[0];
+    doc["wrong_messages"] = total[1];
+    doc["verified"] = verified;
+  } else {
+    doc["verified"] = nullptr;
+  }
+  std::printf("%s\n", doc.dump().c_str());
   return a.verify && !verified ? 1 : 0;
 }
 

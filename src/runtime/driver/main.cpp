@@ -28,12 +28,10 @@ Summary summarize(std::vector<double> t) {
   return {t.front(), n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2, t.back()};
 }
 
-std::string seconds_json(const std::vector<double>& t) {
-  if (t.empty()) return "null";
+json::Ordered seconds_json(const std::vector<double>& t) {
+  if (t.empty()) return nullptr;
   const Summary s = summarize(t);
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "{\"min\": %.9f, \"median\": %.9f, \"max\": %.9f}", s.min, s.median, s.max);
-  return buf;
+  return {{"min", s.min}, {"median", s.median}, {"max", s.max}};
 }
 
 optiq_queue queue_of(const std::string& q) {
@@ -232,32 +230,41 @@ int run(int argc, char** argv, int rank, int size) {
       const double median = t.empty() ? 0.0 : summarize(t).median;
       return median > 0 ? static_cast<double>(w.total_bytes) / median / 1e9 : 0.0;
     };
-    std::printf("{\"topology\": %s, \"ranks\": %d, \"ranks_per_node\": %d, ", json::quote(args.topology).c_str(), size,
-                args.ranks_per_node);
-    if (args.plan.empty())
-      std::printf("\"pattern\": %s, \"planner\": %s, ", json::quote(args.pattern).c_str(),
-                  json::quote(args.planner).c_str());
-    else
-      std::printf("\"plan\": %s, ", json::quote(args.plan).c_str());
-    std::printf("\"transport\": %s, \"queue\": %s, \"chunk\": %llu, \"budget\": %llu, \"threshold\": %llu, ",
-                json::quote(args.transport).c_str(), json::quote(args.queue).c_str(),
-                static_cast<unsigned long long>(args.chunk), static_cast<unsigned long long>(args.budget),
-                static_cast<unsigned long long>(args.threshold));
-    std::printf("\"bytes\": %llu, \"messages\": %llu, \"iterations\": %d, \"warmup\": %d, ",
-                static_cast<unsigned long long>(w.total_bytes), static_cast<unsigned long long>(w.pairs),
-                args.iterations, args.warmup);
-    std::printf("\"mpi_call\": %s, ", args.mpi_p2p ? "\"MPI_Isend/MPI_Irecv\"" : "\"MPI_Alltoallv\"");
-    std::printf("\"verified\": %s, \"wrong_messages\": {\"optiq\": %llu, \"mpi_alltoallv\": %llu}, ",
-                !check ? "null" : bad_optiq == 0 && bad_mpi == 0 ? "true" : "false", bad_optiq, bad_mpi);
-    std::printf("\"optiq_seconds\": %s, \"mpi_alltoallv_seconds\": %s, ", seconds_json(t_optiq).c_str(),
-                seconds_json(t_mpi).c_str());
-    std::printf("\"optiq_gbps\": %.4f, \"mpi_alltoallv_gbps\": %.4f, ", gbps(t_optiq), gbps(t_mpi));
-    if (args.agreement_baseline)
-      std::printf("\"mpi_allgather_alltoallv_seconds\": %s, ", seconds_json(times[kMpiAgreed]).c_str());
-    std::printf("\"first_call_seconds\": %.9f, \"plan_seconds\": %.9f, ", first_optiq, plan_seconds);
-    std::printf("\"forwarded_bytes\": %llu, \"forwarded_chunks\": %llu, \"off_plan_bytes\": %llu, "
-                "\"held_bytes_peak\": %llu, \"slot_bytes_lent\": %llu, \"plans_made\": %llu, \"plan_cache_hits\": %llu}\n",
-                forwarded, chunks, off_plan, held, lent, st.plans_made, st.plan_cache_hits);
+    json::Ordered doc = {{"topology", args.topology}, {"ranks", size}, {"ranks_per_node", args.ranks_per_node}};
+    if (args.plan.empty()) {
+      doc["pattern"] = args.pattern;
+      doc["planner"] = args.planner;
+    } else {
+      doc["plan"] = args.plan;
+    }
+    doc["transport"] = args.transport;
+    doc["queue"] = args.queue;
+    doc["chunk"] = args.chunk;
+    doc["budget"] = args.budget;
+    doc["threshold"] = args.threshold;
+    doc["bytes"] = w.total_bytes;
+    doc["messages"] = w.pairs;
+    doc["iterations"] = args.iterations;
+    doc["warmup"] = args.warmup;
+    doc["mpi_call"] = args.mpi_p2p ? "MPI_Isend/MPI_Irecv" : "MPI_Alltoallv";
+    doc["verified"] = check ? json::Ordered(bad_optiq == 0 && bad_mpi == 0) : json::Ordered(nullptr);
+    doc["wrong_messages"] = {{"optiq", bad_optiq}, {"mpi_alltoallv", bad_mpi}};
+    doc["optiq_seconds"] = seconds_json(t_optiq);
+    doc["mpi_alltoallv_seconds"] = seconds_json(t_mpi);
+    doc["optiq_gbps"] = gbps(t_optiq);
+    doc["mpi_alltoallv_gbps"] = gbps(t_mpi);
+    if (args.agreement_baseline) doc["mpi_allgather_alltoallv_seconds"] = seconds_json(times[kMpiAgreed]);
+    doc["first_call_seconds"] = first_optiq;
+    doc["plan_seconds"] = plan_seconds;
+    doc["forwarded_bytes"] = forwarded;
+    doc["forwarded_chunks"] = chunks;
+    doc["off_plan_bytes"] = off_plan;
+    doc["held_bytes_peak"] = held;
+    doc["slot_bytes_lent"] = lent;
+    doc["plans_made"] = st.plans_made;
+    doc["plan_cache_hits"] = st.plan_cache_hits;
+    // Names come from the command line and may be any bytes: replace what is not UTF-8.
+    std::printf("%s\n", doc.dump(-1, ' ', false, json::Ordered::error_handler_t::replace).c_str());
     std::fflush(stdout);
   }
   return bad_optiq == 0 && bad_mpi == 0 ? 0 : 1;
