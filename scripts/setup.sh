@@ -16,6 +16,7 @@ command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/nlohmann/json.hpp ] || need_apt+=(nlohmann-json3-dev)
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
 command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)  # optiq.pc, tested by tests/install
 command -v smpicxx >/dev/null || need_apt+=(libsimgrid-dev)  # SimGrid SMPI: optiq simulate
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -124,6 +124,10 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void *sendbuf, const MPI
 
 int optiq_get_stats(optiq_t ctx, optiq_stats *stats);
 
+/* Reads a byte size as optiq's tools write them: "65536", "64KiB", "1MiB", "1.5GB" (binary
+ * Ki/Mi/Gi/Ti, decimal k/K/M/G/T, optional B). OPTIQ_ERR_ARG for anything else. */
+int optiq_parse_size(const char *text, unsigned long long *bytes);
+
 #ifdef __cplusplus
 }
 #endif
