@@ -16,9 +16,13 @@ struct Job {
   Bytes bytes = 0;
 };
 
+// The bytes of all jobs together; optiq::Error when they add up to more than kMaxBytes.
+Bytes total_bytes(const std::vector<Job>& jobs);
+
 using Pair = std::pair<NodeId, NodeId>;
 
-// Parses "8MiB", "64KiB", "1.5GB", "1000000" (binary Ki/Mi/Gi/Ti, decimal k/K/M/G/T, optional B).
+// Parses "8MiB", "64KiB", "1.5GB", "1000000" (binary Ki/Mi/Gi/Ti, decimal k/K/M/G/T, optional B);
+// at most kMaxBytes (optiq/bytes.hpp).
 Bytes parse_bytes(const std::string& text);
 std::string format_bytes(Bytes bytes);  // "8MiB" where exact, else plain digits
 

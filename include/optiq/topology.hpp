@@ -16,9 +16,20 @@ namespace optiq {
 
 constexpr double kBgqLinkBandwidth = 1.8e9;  // usable bytes/s per BG/Q link and direction
 
+// The largest topology optiq builds. Planners and metrics keep arrays per node and per link
+// slot, so a spec is a promise of memory: 2^22 nodes (26 times the largest torus machine
+// built, Fugaku's 158,976 nodes) and 2^26 link slots keep each such array under 512 MiB.
+constexpr int kMaxDims = 26;
+constexpr long long kMaxNodes = 1LL << 22;
+constexpr long long kMaxLinkSlots = 1LL << 26;
+// Throws optiq::Error naming `what` when a shape of `dims` dimensions and `nodes` nodes (or a
+// prefix of one: the check may run while a spec is read) exceeds the limits above.
+void check_topology_size(int dims, long long nodes, const std::string& what);
+
 class Topology {
  public:
-  // sizes[d] >= 1; wrap[d] tells whether dimension d closes into a ring.
+  // sizes[d] >= 1; wrap[d] tells whether dimension d closes into a ring; link_bandwidth is
+  // finite and positive.
   Topology(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth = kBgqLinkBandwidth,
            std::string spec = "", std::string default_routing = "dor");
 

@@ -4,10 +4,19 @@
 #include <map>
 #include <stdexcept>
 
+#include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
 #include "optiq/pattern.hpp"
 
 namespace optiq {
+
+namespace {
+
+Error too_large(const std::string& text) {
+  return Error("byte size too large: '" + text + "' (at most " + std::to_string(kMaxBytes) + " bytes)");
+}
+
+}  // namespace
 
 Bytes parse_bytes(const std::string& text) {
   static const std::map<std::string, double> units = {
@@ -30,15 +39,21 @@ Bytes parse_bytes(const std::string& text) {
     try {
       base = std::stoull(number);
     } catch (const std::out_of_range&) {
-      throw Error("byte size too large: '" + text + "'");
+      throw too_large(text);
     }
-    if (factor != 0 && base > UINT64_MAX / factor) throw Error("byte size too large: '" + text + "'");
+    if (base > kMaxBytes / factor) throw too_large(text);
     return base * factor;
   }
   const double value = std::stod(number) * it->second;
-  if (!(value < 1.8e19)) throw Error("byte size too large: '" + text + "'");
+  if (!(value < 0x1p63)) throw too_large(text);  // 2^63 = kMaxBytes + 1, exactly a double
   if (value != std::floor(value)) throw Error("byte size '" + text + "' is not a whole number of bytes");
   return static_cast<Bytes>(value);
+}
+
+Bytes total_bytes(const std::vector<Job>& jobs) {
+  Bytes total = 0;
+  for (const Job& j : jobs) total = checked_add(total, j.bytes, "the jobs' bytes add up to more");
+  return total;
 }
 
 std::string format_bytes(Bytes bytes) {

@@ -2,6 +2,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
 #include "optiq/pattern.hpp"
 
@@ -30,6 +31,7 @@ std::vector<Job> parse_requests(const std::string& text, int num_nodes, const st
   std::istringstream in(text);
   std::string line;
   int lineno = 0;
+  Bytes total = 0;
   while (std::getline(in, line)) {
     ++lineno;
     const auto hash = line.find('#');
@@ -48,6 +50,7 @@ std::vector<Job> parse_requests(const std::string& text, int num_nodes, const st
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
+    total = checked_add(total, job.bytes, where + ": the requests' bytes add up to more");
     jobs.push_back(job);
   }
   if (jobs.empty()) throw Error(origin + ": no requests found");

@@ -51,6 +51,9 @@ PathShare read_path(const json::Value& v, const Topology& topo, const Job& job, 
   if (nodes.empty() || ports.size() + 1 != nodes.size())
     throw Error(where + ": a path needs one more node than ports (" + std::to_string(nodes.size()) + " nodes, " +
                 std::to_string(ports.size()) + " ports)");
+  if (ports.size() >= static_cast<std::size_t>(topo.num_nodes()))  // before reading what validation refuses
+    throw Error(where + ": " + std::to_string(ports.size()) + " hops cannot be a simple path in " +
+                std::to_string(topo.num_nodes()) + " nodes");
   NodeId at = node_value(nodes[0], topo, where + ".nodes[0]");
   if (at != job.src) throw Error(where + ": path starts at node " + std::to_string(at) + ", not at the job's source");
   for (std::size_t i = 0; i < ports.size(); ++i) {

@@ -117,7 +117,8 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
                    const McfOptions& o) {
   if (!(o.epsilon > 0 && o.epsilon < 1)) throw Error("epsilon must be in (0, 1), got " + std::to_string(o.epsilon));
   if (o.max_iterations < 1) throw Error("max_iterations must be at least 1");
-  if (!(o.forward_bandwidth >= 0)) throw Error("forward bandwidth must be non-negative");
+  if (!(o.forward_bandwidth >= 0) || !std::isfinite(o.forward_bandwidth))
+    throw Error("forward bandwidth must be a finite number of bytes/s, or 0 for unlimited");
   if (o.max_paths < 0) throw Error("max_paths must be non-negative");
   McfResult result;
   result.plan = detail::empty_plan(topo, routing, "mcf", jobs);

@@ -15,6 +15,7 @@ Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel
   const auto names = planner_names();
   if (std::find(names.begin(), names.end(), name) == names.end())
     throw Error("unknown planner '" + name + "' (known: default, heu1, heu2, mcf)");
+  total_bytes(jobs);  // every sum a planner forms is part of this one: refuse what overflows it
   if (name == "default") return plan_default(topo, routing, jobs);
   if (name == "mcf") {
     McfOptions m;

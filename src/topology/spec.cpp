@@ -22,8 +22,11 @@ struct Dimension {
   char suffix;  // 0, 't' or 'm'
 };
 
+// Sizes are checked as they are read, so that a spec of a million dimensions or of 10^20 nodes
+// is refused before anything is built for it.
 std::vector<Dimension> parse_shape(const std::string& shape, const std::string& spec) {
   std::vector<Dimension> dims;
+  long long nodes = 1;
   size_t pos = 0;
   while (true) {
     size_t end = shape.find('x', pos);
@@ -40,6 +43,8 @@ std::vector<Dimension> parse_shape(const std::string& shape, const std::string& 
     dim.size = std::stoi(part);
     if (dim.size < 1) throw Error("dimension sizes must be at least 1 in topology '" + spec + "'");
     dims.push_back(dim);
+    nodes *= dim.size;
+    check_topology_size(static_cast<int>(dims.size()), nodes, "topology '" + spec + "'");
     if (end == std::string::npos) break;
     pos = end + 1;
   }

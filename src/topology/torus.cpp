@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "optiq/error.hpp"
@@ -6,8 +7,11 @@
 
 namespace optiq {
 
-namespace {
-constexpr long long kMaxLinkSlots = 1LL << 30;
+void check_topology_size(int dims, long long nodes, const std::string& what) {
+  if (dims > kMaxDims) throw Error(what + " has more than " + std::to_string(kMaxDims) + " dimensions");
+  if (nodes > kMaxNodes || nodes * 2 * dims > kMaxLinkSlots)
+    throw Error(what + " is too large (at most " + std::to_string(kMaxNodes) + " nodes and " +
+                std::to_string(kMaxLinkSlots) + " link slots, 2 per node and dimension)");
 }
 
 Topology::Topology(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth, std::string spec,
@@ -17,14 +21,15 @@ Topology::Topology(std::vector<int> sizes, std::vector<bool> wrap, double link_b
       link_bandwidth_(link_bandwidth),
       spec_(std::move(spec)),
       default_routing_(std::move(default_routing)) {
-  if (sizes_.empty() || sizes_.size() > 26) throw Error("a topology needs 1 to 26 dimensions");
+  if (sizes_.empty()) throw Error("a topology needs at least one dimension");
   if (wrap_.size() != sizes_.size()) throw Error("one wrap flag per dimension is required");
-  if (!(link_bandwidth_ > 0.0)) throw Error("link bandwidth must be positive, got " + std::to_string(link_bandwidth_));
+  if (!(link_bandwidth_ > 0.0) || !std::isfinite(link_bandwidth_))
+    throw Error("link bandwidth must be a positive, finite number of bytes/s, got " + std::to_string(link_bandwidth_));
   long long nodes = 1;
   for (int s : sizes_) {
     if (s < 1) throw Error("dimension sizes must be at least 1, got " + std::to_string(s));
     nodes *= s;
-    if (nodes * 2 * static_cast<long long>(sizes_.size()) > kMaxLinkSlots) throw Error("topology too large");
+    check_topology_size(dims(), nodes, "the topology");
   }
   num_nodes_ = static_cast<int>(nodes);
   strides_.assign(sizes_.size(), 1);

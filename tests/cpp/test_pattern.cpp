@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
 #include "optiq/pattern.hpp"
 
@@ -15,11 +16,34 @@ TEST(Bytes, ParsesUnits) {
   EXPECT_EQ(parse_bytes("1.5KiB"), 1536u);
   EXPECT_EQ(parse_bytes("2MB"), 2000000u);
   EXPECT_EQ(parse_bytes("0"), 0u);
-  EXPECT_EQ(parse_bytes("18446744073709551615"), UINT64_MAX);
+  EXPECT_EQ(parse_bytes("9223372036854775807"), kMaxBytes);
+  EXPECT_EQ(parse_bytes("8388607TiB"), 8388607ull << 40);
   EXPECT_EQ(format_bytes(8u << 20), "8MiB");
   EXPECT_EQ(format_bytes(1000), "1000");
-  for (const char* bad : {"", "-5", "abc", "8XB", "1.2.3", "0.5", "99999999999999999999", "20000000TiB", "MiB"})
+  for (const char* bad : {"", "-5", "abc", "8XB", "1.2.3", "0.5", "99999999999999999999", "20000000TiB", "MiB",
+                          "9223372036854775808", "18446744073709551615", "8388608TiB", "9223372036854775808.0"})
     EXPECT_THROW(parse_bytes(bad), Error) << bad;
+}
+
+// Byte counts and their sums stay within signed 64 bits, or are refused by name.
+TEST(Bytes, CheckedArithmeticStopsAtTheLargestCount) {
+  EXPECT_EQ(checked_add(kMaxBytes - 1, 1, "x"), kMaxBytes);
+  EXPECT_EQ(checked_mul(1ull << 31, 1ull << 31, "x"), 1ull << 62);
+  EXPECT_EQ(checked_mul(0, UINT64_MAX, "x"), 0u);
+  for (auto [a, b] : std::vector<std::pair<Bytes, Bytes>>{{kMaxBytes, 1}, {1, kMaxBytes}, {kMaxBytes + 1, 0},
+                                                          {UINT64_MAX, 1}, {1ull << 63, 1ull << 63}}) {
+    try {
+      checked_add(a, b, "the sum");
+      ADD_FAILURE() << a << " + " << b;
+    } catch (const Error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind("the sum: ", 0), 0u) << e.what();
+    }
+  }
+  EXPECT_THROW(checked_mul(1ull << 32, 1ull << 31, "x"), Error);
+  EXPECT_THROW(checked_mul(3, 3074457345618258603ull, "x"), Error);
+  EXPECT_EQ(total_bytes({{0, 1, kMaxBytes - 5}, {1, 0, 5}}), kMaxBytes);
+  // Five jobs of 2^62 bytes wrap around 64 bits to 2^62: the wrapped total must not pass.
+  EXPECT_THROW(total_bytes(std::vector<Job>(5, Job{0, 1, 1ull << 62})), Error);
 }
 
 TEST(Pattern, MToNFanOutAndFanIn) {
