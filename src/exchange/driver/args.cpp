@@ -1,7 +1,11 @@
 #include "exchange/driver/args.hpp"
 
-#include <cstdlib>
+#include <CLI/CLI.hpp>
+#include <sstream>
 #include <stdexcept>
+
+#include "optiq/error.hpp"
+#include "optiq/pattern.hpp"
 
 namespace optiq::sxdriver {
 
@@ -11,15 +15,6 @@ std::string usage() {
 }
 
 namespace {
-
-long to_long(const std::string& flag, const std::string& v, long lo, long hi) {
-  char* end = nullptr;
-  const long x = std::strtol(v.c_str(), &end, 10);
-  if (v.empty() || *end || x < lo || x > hi)
-    throw std::runtime_error(flag + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi) +
-                             ", not '" + v + "'");
-  return x;
-}
 
 optiq_sx_protocol protocol_named(const std::string& name) {
   for (int p = OPTIQ_SX_AUTO; p <= OPTIQ_SX_NBX; ++p)
@@ -35,60 +30,34 @@ optiq_sx_barrier barrier_named(const std::string& name) {
 
 }  // namespace
 
-std::uint64_t parse_size(const std::string& text) {
-  size_t i = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
-  const std::string unit = text.substr(i);
-  std::uint64_t factor = 0;
-  if (unit.empty() || unit == "B") factor = 1;
-  else if (unit == "k" || unit == "K" || unit == "kB" || unit == "KB") factor = 1000;
-  else if (unit == "M" || unit == "MB") factor = 1000000;
-  else if (unit == "Ki" || unit == "KiB") factor = 1ULL << 10;
-  else if (unit == "Mi" || unit == "MiB") factor = 1ULL << 20;
-  else if (unit == "Gi" || unit == "GiB") factor = 1ULL << 30;
-  if (i == 0 || i > 12 || factor == 0) throw std::runtime_error("bad byte size '" + text + "' (e.g. 1024, 64KiB, 8MiB)");
-  return std::stoull(text.substr(0, i)) * factor;
-}
-
 Args parse_args(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string flag = argv[i];
-    if (flag == "--help" || flag == "-h") throw std::runtime_error(usage());
-    if (flag == "--no-verify") {
-      a.verify = false;
-      continue;
-    }
-    if (i + 1 >= argc) throw std::runtime_error(flag.rfind("--", 0) == 0 ? flag + " needs a value"
-                                                                          : "unknown argument '" + flag + "'");
-    const std::string v = argv[++i];
-    if (flag == "--neighbors") {
-      a.neighbors = static_cast<int>(to_long(flag, v, 0, 1000000));
-    } else if (flag == "--bytes") {
-      a.bytes = parse_size(v);
-      if (a.bytes > 0x7fffffffULL) throw std::runtime_error("--bytes must be below 2 GiB (message sizes are int)");
-    } else if (flag == "--protocol") {
-      a.protocols.clear();
-      size_t start = 0;
-      while (start <= v.size()) {
-        const size_t comma = v.find(',', start);
-        const std::string name = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (!name.empty()) a.protocols.push_back(protocol_named(name));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-      }
-      if (a.protocols.empty()) throw std::runtime_error("--protocol names no protocol");
-    } else if (flag == "--barrier") {
-      a.barrier = barrier_named(v);
-    } else if (flag == "--iterations") {
-      a.iterations = static_cast<int>(to_long(flag, v, 1, 1000000));
-    } else if (flag == "--warmup") {
-      a.warmup = static_cast<int>(to_long(flag, v, 0, 1000000));
-    } else if (flag == "--seed") {
-      a.seed = static_cast<std::uint64_t>(to_long(flag, v, 0, 1000000000L));
-    } else {
-      throw std::runtime_error("unknown argument '" + flag + "'");
-    }
+  CLI::App app{"The sparse data exchange microbenchmark behind `optiq exchange`.", "optiq-exchange"};
+  app.add_option("--neighbors", a.neighbors, "messages each rank sends per exchange")->check(CLI::Range(0, 1000000));
+  app.add_option_function<std::string>("--bytes", [&](const std::string& v) {
+    a.bytes = optiq::parse_bytes(v);
+    if (a.bytes > 0x7fffffffULL) throw CLI::ValidationError("--bytes", "must be below 2 GiB (message sizes are int)");
+  });
+  app.add_option_function<std::string>("--protocol", [&](const std::string& v) {
+    a.protocols.clear();
+    std::stringstream names(v);
+    for (std::string name; std::getline(names, name, ',');)
+      if (!name.empty()) a.protocols.push_back(protocol_named(name));
+    if (a.protocols.empty()) throw CLI::ValidationError("--protocol", "names no protocol");
+  });
+  app.add_option_function<std::string>("--barrier", [&](const std::string& v) { a.barrier = barrier_named(v); });
+  app.add_option("--iterations", a.iterations)->check(CLI::Range(1, 1000000));
+  app.add_option("--warmup", a.warmup)->check(CLI::Range(0, 1000000));
+  app.add_option("--seed", a.seed)->check(CLI::Range(0, 1000000000));
+  app.add_flag("--no-verify{false}", a.verify, "do not fill and check the bytes");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp&) {
+    throw std::runtime_error(usage());
+  } catch (const CLI::ParseError& e) {
+    throw std::runtime_error(e.what());
+  } catch (const optiq::Error& e) {
+    throw std::runtime_error(e.what());
   }
   return a;
 }

@@ -23,7 +23,5 @@ struct Args {
 // Throws std::runtime_error naming a bad or missing argument; "--help" throws with the usage.
 Args parse_args(int argc, char** argv);
 std::string usage();
-// "1024", "64KiB", "8MiB", "1k", "2M"; throws std::runtime_error otherwise.
-std::uint64_t parse_size(const std::string& text);
 
 }  // namespace optiq::sxdriver
