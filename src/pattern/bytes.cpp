@@ -44,7 +44,12 @@ Bytes parse_bytes(const std::string& text) {
     if (base > kMaxBytes / factor) throw too_large(text);
     return base * factor;
   }
-  const double value = std::stod(number) * it->second;
+  double value = 0;
+  try {
+    value = std::stod(number) * it->second;
+  } catch (const std::out_of_range&) {  // more digits than a double holds
+    throw too_large(text);
+  }
   if (!(value < 0x1p63)) throw too_large(text);  // 2^63 = kMaxBytes + 1, exactly a double
   if (value != std::floor(value)) throw Error("byte size '" + text + "' is not a whole number of bytes");
   return static_cast<Bytes>(value);

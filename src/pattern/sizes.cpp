@@ -35,6 +35,7 @@ std::vector<Job> assign_sizes(const std::vector<Pair>& pairs, const std::string&
   std::vector<Job> jobs;
   jobs.reserve(pairs.size());
   Rng rng(seed ^ 0x5eedb17e5ULL);
+  if (parts.empty()) throw Error("empty size spec (expected BYTES, uniform:LO:HI or pareto:ALPHA:MIN[:MAX])");
   if (parts.size() == 1) {
     const Bytes b = parse_bytes(sizes);
     for (const auto& p : pairs) jobs.push_back({p.first, p.second, b});
@@ -45,12 +46,15 @@ std::vector<Job> assign_sizes(const std::vector<Pair>& pairs, const std::string&
   } else if (parts[0] == "pareto" && (parts.size() == 3 || parts.size() == 4)) {
     const double alpha = parse_positive(parts[1], "Pareto shape");
     const double lo = static_cast<double>(parse_bytes(parts[2]));
-    const double hi = parts.size() == 4 ? static_cast<double>(parse_bytes(parts[3])) : 1e18;
+    const Bytes max = parts.size() == 4 ? parse_bytes(parts[3]) : Bytes(1000000000000000000ULL);
+    // As a double the maximum may round up (2^63-1 becomes 2^63, past any byte count): a draw
+    // that reaches it, or is no number at all (MIN 0 with a tiny shape), takes the exact maximum.
+    const double hi = static_cast<double>(max);
     if (lo > hi) throw Error("Pareto sizes need MIN <= MAX in '" + sizes + "'");
     for (const auto& p : pairs) {
       const double u = 1.0 - rng.unit();  // (0, 1]
-      const double x = std::min(hi, lo / std::pow(u, 1.0 / alpha));
-      jobs.push_back({p.first, p.second, static_cast<Bytes>(x)});
+      const double x = lo / std::pow(u, 1.0 / alpha);
+      jobs.push_back({p.first, p.second, x < hi ? static_cast<Bytes>(x) : max});
     }
   } else {
     throw Error("bad size spec '" + sizes + "' (expected BYTES, uniform:LO:HI or pareto:ALPHA:MIN[:MAX])");
