@@ -7,11 +7,7 @@ from dataclasses import dataclass, field
 
 from . import _core
 from .lp.planners import LpOptions, plan_opt, plan_optimal
-
-METRIC_KEYS = (
-    "paths", "paths_per_job_max", "paths_per_job_avg", "paths_per_link_max", "paths_per_link_avg",
-    "link_bytes_max", "hops_max", "hops_avg", "total_bytes", "predicted_seconds", "predicted_throughput",
-)
+from .metrics import METRIC_KEYS, PlanMetrics  # noqa: F401 (METRIC_KEYS: part of this module's interface)
 
 
 @dataclass
@@ -29,21 +25,32 @@ class PlannerOptions:
 
 @dataclass
 class Result:
+    """One planner's plan for a workload, its metrics and, for optimising planners, its bound.
+
+    ``bound_seconds`` is a proven lower bound on ``metrics.predicted_seconds`` of any plan the
+    planner could have made, in the same model (links, and relaying nodes when their rate is
+    limited); ``bound`` is that time at the topology's link bandwidth, which without a
+    forwarding limit is a lower bound on the busiest link's bytes. ``gap`` is
+    ``1 - bound_seconds / metrics.predicted_seconds``.
+    """
+
     planner: str
     seconds: float  # planning time, including candidate generation where the planner needs it
     plan: _core.Plan
-    metrics: _core.Metrics
-    bound: float | None = None  # proven lower bound on the busiest link's bytes
-    gap: float | None = None    # 1 - bound / the plan's busiest link
+    metrics: PlanMetrics
+    bound_seconds: float | None = None
+    bound: float | None = None
+    gap: float | None = None
     extra: dict = field(default_factory=dict)
 
     def metrics_dict(self) -> dict:
-        return {key: getattr(self.metrics, key) for key in METRIC_KEYS}
+        return self.metrics.as_dict()
 
     def json(self) -> dict:
         out = {"planner": self.planner, "seconds": self.seconds, "metrics": self.metrics_dict()}
         if self.bound is not None:
             out["bound"] = self.bound
+            out["bound_seconds"] = self.bound_seconds
             out["gap"] = self.gap
         return out
 
@@ -65,8 +72,7 @@ def _mcf(workload, o, candidates, progress):
     r = _core.plan_mcf(workload.topology, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
                        min_path_bytes=o.min_path_bytes, max_paths=o.max_paths or 0,
                        forward_bandwidth=o.forward_bandwidth or 0.0, progress=progress)
-    capacity = workload.topology.link_bandwidth
-    return r.plan, {"bound": r.bound_seconds * capacity, "gap": r.gap, "iterations": r.iterations,
+    return r.plan, {"bound_seconds": r.bound_seconds, "iterations": r.iterations,
                     "constraint_cost": r.plan_seconds / r.flow_seconds - 1 if r.flow_seconds > 0 else 0.0}
 
 
@@ -138,6 +144,15 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
         plan, info = runner(workload, options, candidates, progress)
         seconds = time.perf_counter() - start + extra_seconds
         _core.validate_plan(plan, workload.topology)
-        results.append(Result(name, seconds, plan, _core.compute_metrics(plan, workload.topology),
-                              info.pop("bound", None), info.pop("gap", None), info))
+        results.append(_result(name, seconds, plan, workload.topology, options, info))
     return results
+
+
+def _result(name: str, seconds: float, plan, topology, options: PlannerOptions, info: dict) -> Result:
+    metrics = PlanMetrics(plan, topology, options.forward_bandwidth)
+    bound_seconds = info.pop("bound_seconds", None)
+    if bound_seconds is None:
+        return Result(name, seconds, plan, metrics, extra=info)
+    predicted = metrics.predicted_seconds
+    gap = max(0.0, 1.0 - bound_seconds / predicted) if predicted > 0 else 0.0
+    return Result(name, seconds, plan, metrics, bound_seconds, bound_seconds * topology.link_bandwidth, gap, info)

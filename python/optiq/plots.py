@@ -2,7 +2,34 @@
 
 from __future__ import annotations
 
+import argparse
 import os
+
+# Formats matplotlib writes with its own dependencies alone (no LaTeX, no extra backend).
+PLOT_FORMATS = ("png", "pdf", "svg", "eps", "ps", "jpg", "jpeg", "webp", "tif", "tiff")
+
+
+def plot_format(path: str) -> str:
+    """The image format ``path``'s extension names; ``ValueError`` for one not in PLOT_FORMATS.
+
+    >>> plot_format("loads.PNG")
+    'png'
+    """
+    ext = os.path.splitext(path)[1][1:].lower()
+    if ext not in PLOT_FORMATS:
+        shown = f"'.{ext}'" if ext else "no extension"
+        raise ValueError(f"unknown plot file extension ({shown}) in '{path}'; use one of "
+                         + ", ".join("." + f for f in PLOT_FORMATS))
+    return ext
+
+
+def plot_file(text: str) -> str:
+    """argparse type of a plot file name: its extension must name a format (see plot_format)."""
+    try:
+        plot_format(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
 
 
 def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: str) -> str:
@@ -11,6 +38,7 @@ def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: s
     The height of a curve's left end is the busiest link (what sets the transfer time); its
     length is how many links the plan uses.
     """
+    fmt = plot_format(path)
     try:
         import matplotlib
     except ImportError:
@@ -34,6 +62,6 @@ def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: s
     fig.suptitle(title)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, format=fmt)
     plt.close(fig)
     return path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import _core
 from ..evaluate import run_planners
-from ..plots import plot_link_loads
+from ..plots import plot_file, plot_link_loads
 from ..progress import Progress
 from ..report import comparison_table, load_histogram, result_row
 from ..workload import add_pattern_arguments, add_topology_arguments, build_workload
@@ -33,7 +33,8 @@ def register(subparsers) -> None:
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     out.add_argument("--out", metavar="PLAN.json", help="write the plan (single planner only) to this file")
-    out.add_argument("--plot", metavar="PNG", help="also draw the link-load distribution to this PNG")
+    out.add_argument("--plot", type=plot_file, metavar="PNG",
+                     help="also draw the link-load distribution to this image (.png, .pdf, .svg, ...)")
     out.add_argument("--quiet", action="store_true", help="no progress output on stderr")
     p.set_defaults(func=run)
 
@@ -66,11 +67,17 @@ def run(args) -> int:
     print(f"{workload.topology.spec} ({workload.topology.num_nodes} nodes, routing {workload.routing.name}), "
           f"pattern {workload.description}: {len(workload.jobs)} jobs, {total / 1e6:.2f} MB")
     print(comparison_table([result_row(r) for r in results]))
+    forward = options.forward_bandwidth
+    if forward is not None:
+        print(f"nodes relay at most {forward:g} bytes/s: predicted times count the busiest relaying node "
+              "(" + ", ".join(f"{r.planner} {r.metrics.relay_bytes_max / 1e6:.2f} MB" for r in results) + ")")
     for r in results:
         if r.bound is not None:
             cost = r.extra.get("constraint_cost")
-            print(f"{r.planner}: proven bound {r.bound / 1e6:.2f} MB on the busiest link, plan within "
-                  f"{100 * r.gap:.2f}%" + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
+            what = (f"{r.bound_seconds * 1e3:.3f} ms on the transfer time (links and relaying nodes)" if forward
+                    else f"{r.bound / 1e6:.2f} MB on the busiest link")
+            print(f"{r.planner}: proven bound {what}, plan within {100 * r.gap:.2f}%"
+                  + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
     print()
     print(load_histogram(loads))
     if args.out:

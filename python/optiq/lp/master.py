@@ -18,16 +18,15 @@ from __future__ import annotations
 import numpy as np
 import highspy
 
-from ..quiet import stdout_to_stderr
+from .. import _core
+from .solver import new_solver
 
 INF = highspy.kHighsInf
 
 
 class PathMaster:
     def __init__(self, demands: np.ndarray, link_weight: np.ndarray, forward_weight: float | None):
-        with stdout_to_stderr():  # highspy >= 1.16 prints a banner as it builds the solver
-            self.h = highspy.Highs()
-            self.h.setOptionValue("output_flag", False)
+        self.h = new_solver()
         self.h.setOptionValue("random_seed", 0)
         # Column generation adds columns to a solved model: primal simplex restarts from the
         # previous basis, and presolve would throw that basis away (measured: 2x faster).
@@ -69,10 +68,13 @@ class PathMaster:
 
     def solve(self):
         """Returns (T, column values, job duals, link duals {link: y}, node duals {node: z})."""
-        self.h.run()
+        run_status = self.h.run()
         status = self.h.getModelStatus()
-        if status != highspy.HighsModelStatus.kOptimal:
-            raise RuntimeError(f"HiGHS ended with status {self.h.modelStatusToString(status)}")
+        if run_status == highspy.HighsStatus.kError or status != highspy.HighsModelStatus.kOptimal:
+            # The master is feasible and bounded by construction: any other outcome is the
+            # solver's failure (limits, numerical trouble), reported as such.
+            raise _core.Error(f"HiGHS did not solve the path LP: model status "
+                              f"'{self.h.modelStatusToString(status)}', run status {run_status}")
         sol = self.h.getSolution()
         values = np.asarray(sol.col_value)
         duals = np.asarray(sol.row_dual)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 
 from .. import _core
+from ..metrics import PlanMetrics
 from . import colgen
 from .master import PathMaster
 from .rounding import select_columns
@@ -92,29 +94,38 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
     plan = _core.Plan(topo.spec, workload.routing.name, name, plan_jobs)
     _core.validate_plan(plan, topo)
 
-    loads = np.array(_core.link_loads(plan, topo), dtype=float)
-    used = loads > 0
-    plan_value = float((loads[used] / model.link_weight[used]).max()) if used.any() else 0.0
-    if master.forward_weight is not None:  # forwarding counts against the node's relay capacity
-        relayed = np.zeros(topo.num_nodes)
-        for jp in plan.jobs:
-            for share in jp.paths:
-                for link in share.links[1:]:
-                    relayed[topo.link_src(link)] += share.bytes
-        plan_value = max(plan_value, float(relayed.max()) / master.forward_weight)
-    bound = result.bound * model.scale_bytes
+    # The master's unit: bytes at the largest link capacity (see master.py); seconds are that
+    # over the capacity, the unit of PlanMetrics.predicted_seconds and of mcf's bound.
+    plan_seconds = PlanMetrics(plan, topo, options.forward_bandwidth).predicted_seconds
+    lp_seconds = result.value * model.scale_bytes / model.ref_capacity
     info = {
-        "bound": bound,
-        "gap": 0.0 if plan_value <= 0 else max(0.0, (plan_value - bound) / plan_value),
-        "lp_value": result.value * model.scale_bytes,
+        "bound_seconds": result.bound * model.scale_bytes / model.ref_capacity,
+        "lp_seconds": lp_seconds,
         "lp_gap": result.gap,
-        "constraint_cost": 0.0 if result.value <= 0 else plan_value / (result.value * model.scale_bytes) - 1.0,
+        "constraint_cost": 0.0 if lp_seconds <= 0 else plan_seconds / lp_seconds - 1.0,
         "iterations": result.iterations,
         "columns": result.columns,
     }
     return plan, info
 
 
+def _solver_errors(name: str):
+    """Whatever goes wrong inside the LP (HiGHS raising, numpy on degenerate data) leaves the
+    planner as ``optiq.Error`` naming it, so front ends report it like any other failure."""
+    def wrap(planner):
+        @functools.wraps(planner)
+        def run(*args, **kwargs):
+            try:
+                return planner(*args, **kwargs)
+            except _core.Error:
+                raise
+            except Exception as e:  # noqa: BLE001 - the solver's own exceptions are not ours to list
+                raise _core.Error(f"planner {name} failed in its LP solver: {type(e).__name__}: {e}") from e
+        return run
+    return wrap
+
+
+@_solver_errors("opt")
 def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     """The thesis' model: the best split over k candidate paths per job (Yen, hop-bounded)."""
     topo = workload.topology
@@ -164,6 +175,7 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     return plan, info
 
 
+@_solver_errors("optimal")
 def plan_optimal(workload, options: LpOptions, progress=None):
     """The optimum of the fluid model over every path (hop-bounded if a bound is given)."""
     topo = workload.topology

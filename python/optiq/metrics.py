@@ -1,0 +1,85 @@
+"""A plan's metrics under the fluid model its planner optimised.
+
+The core's metrics count links only: the predicted time is the busiest link's bytes over its
+capacity. With a forwarding capacity (``--forward-bandwidth``) the optimising planners (opt,
+optimal, mcf) also charge every node a path passes through for the bytes it relays, at that
+rate, and prove their bounds in that model. :class:`PlanMetrics` applies the same model to
+every plan, so a bound and the time it bounds are always comparable.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _core
+
+METRIC_KEYS = (
+    "paths", "paths_per_job_max", "paths_per_job_avg", "paths_per_link_max", "paths_per_link_avg",
+    "link_bytes_max", "hops_max", "hops_avg", "total_bytes", "predicted_seconds", "predicted_throughput",
+)
+
+
+def relay_loads(plan: _core.Plan, topology: _core.Topology) -> np.ndarray:
+    """Bytes each node relays: the bytes of every path that passes through it (not its ends).
+
+    Examples
+    --------
+    >>> topo = _core.parse_topology("torus:4")
+    >>> plan = _core.Plan(topo.spec, "dor", "x", [_core.JobPlan(_core.Job(0, 2, 10),
+    ...                   [_core.PathShare([topo.link(0, 0, 1), topo.link(1, 0, 1)], 10)])])
+    >>> relay_loads(plan, topo).tolist()
+    [0, 10, 0, 0]
+    """
+    relayed = np.zeros(topology.num_nodes, dtype=np.int64)
+    for job in plan.jobs:
+        for share in job.paths:
+            for link in share.links[1:]:
+                relayed[topology.link_src(link)] += share.bytes
+    return relayed
+
+
+class PlanMetrics:
+    """The core's :class:`optiq.Metrics`, with the time of node relaying counted when limited.
+
+    Parameters
+    ----------
+    plan : optiq.Plan
+    topology : optiq.Topology
+    forward_bandwidth : float, optional
+        Bytes/s a node can relay for others; ``None`` for unlimited (links alone).
+
+    Attributes
+    ----------
+    relay_bytes_max : int or None
+        Most bytes one node relays (``None`` when relaying is unlimited).
+    predicted_seconds : float
+        The busiest link's time, or the busiest relaying node's if that is longer.
+
+    Every other attribute is the core's metric of the same name.
+    """
+
+    def __init__(self, plan: _core.Plan, topology: _core.Topology, forward_bandwidth: float | None = None):
+        self._core = _core.compute_metrics(plan, topology)
+        self.forward_bandwidth = forward_bandwidth
+        self.relay_bytes_max = None
+        self.predicted_seconds = self._core.predicted_seconds
+        if forward_bandwidth is not None:
+            relayed = relay_loads(plan, topology)
+            self.relay_bytes_max = int(relayed.max()) if len(relayed) else 0
+            self.predicted_seconds = max(self.predicted_seconds, self.relay_bytes_max / forward_bandwidth)
+
+    def __getattr__(self, name):
+        return getattr(self._core, name)
+
+    @property
+    def predicted_throughput(self) -> float:
+        if self.forward_bandwidth is None:
+            return self._core.predicted_throughput
+        return self.total_bytes / self.predicted_seconds if self.predicted_seconds > 0 else 0.0
+
+    def as_dict(self) -> dict:
+        """The metrics of ``METRIC_KEYS``, plus ``relay_bytes_max`` when relaying is limited."""
+        out = {key: getattr(self, key) for key in METRIC_KEYS}
+        if self.forward_bandwidth is not None:
+            out["relay_bytes_max"] = self.relay_bytes_max
+        return out
