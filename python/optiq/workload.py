@@ -6,6 +6,11 @@ import argparse
 from dataclasses import dataclass
 
 from . import _core
+from .argtypes import SEED_MAX, bandwidth, integer, size_spec
+from .textfile import read_requests
+
+# Pattern counts and node numbers stay inside the core's 32-bit integers.
+COUNT_MAX = 2**31 - 1
 
 
 @dataclass
@@ -25,37 +30,87 @@ def add_topology_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--routing", default=None, choices=_core.routing_names(),
                    help="default routing model to compare with (default: the topology's own: bgq for "
                         "bgq/mira, dor otherwise)")
-    g.add_argument("--link-bandwidth", type=positive_float, default=1.8e9, metavar="BYTES_PER_S",
+    g.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                    help="capacity of every link in bytes/s (default: 1.8e9, BG/Q)")
 
 
+def add_count_arguments(g, seed_max: int = SEED_MAX) -> None:
+    """--sources, --dests, --start-src, --start-dst and --seed of the core's patterns."""
+    g.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
+                   help="number of sources (default -1: P/16 of the P nodes, see below)")
+    g.add_argument("--dests", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="N",
+                   help="number of destinations (default -1: P/2, at least 1)")
+    g.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="NODE",
+                   help="first source (default -1: the pattern's own)")
+    g.add_argument("--start-dst", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="NODE",
+                   help="first destination (default -1: the pattern's own)")
+    g.add_argument("--seed", type=integer(0, seed_max), default=0,
+                   help="seed for random pairings and sizes (default: 0)")
+
+
+PATTERN_RULE = ("Without --sources, a pattern on P nodes has P/16 sources, at least one; when the "
+                "destinations do not split evenly among them, the largest smaller number that splits "
+                "them evenly (on 8 nodes: 1 source, 4 destinations).")
+
+
 def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
-    g = parser.add_argument_group("pattern")
+    g = parser.add_argument_group("pattern", PATTERN_RULE)
     src = g.add_mutually_exclusive_group()
     src.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(),
                      help="disjoint: first P/16 nodes send to the last P/2; overlap: destinations start "
                           "inside the source block; subset: sources inside the destination block; random: "
                           "disjoint node sets with a seeded shuffle of destinations (default: %(default)s)")
     src.add_argument("--requests", metavar="FILE",
-                     help="request file: one 'src dst bytes' line per job, '#' comments")
-    g.add_argument("--bytes", default="8MiB", metavar="SIZE",
+                     help="request file (UTF-8): one 'src dst bytes' line per job, '#' comments")
+    g.add_argument("--bytes", type=size_spec, default="8MiB", metavar="SIZE",
                    help="bytes per job: 8MiB, 64KiB, 1000000, or uniform:LO:HI, pareto:ALPHA:MIN[:MAX] "
                         "(seeded; default: %(default)s)")
-    g.add_argument("--sources", type=int, default=-1, metavar="M", help="number of sources (default: P/16)")
-    g.add_argument("--dests", type=int, default=-1, metavar="N", help="number of destinations (default: P/2)")
-    g.add_argument("--start-src", type=int, default=-1, metavar="NODE", help="first source node")
-    g.add_argument("--start-dst", type=int, default=-1, metavar="NODE", help="first destination node")
-    g.add_argument("--seed", type=int, default=0, help="seed for random pairings and sizes (default: 0)")
+    add_count_arguments(g)
 
 
-def positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: '{text}'") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive: '{text}'")
-    return value
+def pattern_counts(num_nodes: int, sources: int = -1, dests: int = -1) -> tuple[int, int]:
+    """Sources and destinations of a core pattern on ``num_nodes`` nodes, defaults resolved.
+
+    Destinations default to P/2 (at least 1). Sources default to P/16 (at least 1); when
+    neither count divides the other, to the largest smaller number that divides the
+    destinations. Wherever P/16 already works (every power of two from 16 nodes, Mira's
+    partitions) the defaults are the thesis' P/16 and P/2. Given counts are kept as given.
+
+    Parameters
+    ----------
+    num_nodes : int
+        P, the nodes (or ranks) the pattern runs over.
+    sources, dests : int
+        Counts asked for; -1 for the default.
+
+    Returns
+    -------
+    tuple of int
+        ``(sources, destinations)``.
+
+    Examples
+    --------
+    >>> pattern_counts(1024)
+    (64, 512)
+    >>> pattern_counts(8)
+    (1, 4)
+    >>> pattern_counts(100)
+    (5, 50)
+    """
+    n = dests if dests >= 0 else max(1, num_nodes // 2)
+    if sources >= 0:
+        return sources, n
+    m = max(1, num_nodes // 16)
+    while n > 0 and m > 1 and n % m and m % n:
+        m -= 1
+    return m, n
+
+
+def pattern_pairs(name: str, num_nodes: int, sources: int = -1, dests: int = -1, start_src: int = -1,
+                  start_dst: int = -1, seed: int = 0) -> list:
+    """The pairs of core pattern ``name`` with the defaults of :func:`pattern_counts`."""
+    m, n = pattern_counts(num_nodes, sources, dests)
+    return _core.named_pattern(name, num_nodes, m, n, start_src, start_dst, seed)
 
 
 def build_topology(args) -> tuple:
@@ -67,13 +122,11 @@ def build_topology(args) -> tuple:
 def build_workload(args) -> Workload:
     topology, routing = build_topology(args)
     if args.requests:
-        jobs = _core.read_requests(args.requests, topology.num_nodes)
+        jobs = read_requests(args.requests, topology.num_nodes)
         description = args.requests
     else:
-        if args.seed < 0:
-            raise _core.Error(f"seed must be non-negative, got {args.seed}")
-        pairs = _core.named_pattern(args.pattern, topology.num_nodes, args.sources, args.dests,
-                                    args.start_src, args.start_dst, args.seed)
+        pairs = pattern_pairs(args.pattern, topology.num_nodes, args.sources, args.dests, args.start_src,
+                              args.start_dst, args.seed)
         jobs = _core.assign_sizes(pairs, args.bytes, args.seed)
         description = args.pattern
     return Workload(topology, routing, jobs, description)

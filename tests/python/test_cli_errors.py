@@ -10,7 +10,7 @@ CASES = [
     (["plan", "--bytes=-5"], "-5"),
     (["plan", "--bytes", "lots"], "lots"),
     (["plan", "--bytes", "uniform:9MiB:1MiB"], "uniform:9MiB:1MiB"),
-    (["plan", "--k", "0", "--planner", "heu1"], "k must be at least 1, got 0"),
+    (["plan", "--k", "0", "--planner", "heu1"], "argument --k: must be between 1 and"),
     (["plan", "--k", "three"], "three"),
     (["plan", "--maxload", "0", "--planner", "heu1"], "maxload"),
     (["plan", "--chunk", "0", "--planner", "heu2"], "chunk"),

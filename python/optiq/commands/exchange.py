@@ -10,7 +10,9 @@ import time
 from pathlib import Path
 
 from .. import _core
-from .common import bundled_program, launcher, print_json
+from ..failure import failure_summary
+from ..argtypes import DRIVER_SEED_MAX, bandwidth, byte_size, integer, latency, timeout
+from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
   optiq exchange --np 8 --neighbors 6 --bytes 1KiB --protocol nbx,pcx,pex,rsx
@@ -44,26 +46,29 @@ def register(subparsers) -> None:
                     "time each protocol and check every delivered message.",
         epilog=EXAMPLES)
     job = p.add_argument_group("job")
-    job.add_argument("--np", type=int, metavar="N",
-                     help="number of MPI ranks (required without --simulate; with it, default: every node)")
-    job.add_argument("--neighbors", type=int, default=6, metavar="K",
+    job.add_argument("--np", type=integer(1, NP_MAX), metavar="N",
+                     help="number of MPI ranks (required without --simulate; with it, default: every node; "
+                          "a simulation needs at least 2)")
+    job.add_argument("--neighbors", type=integer(0, 2**31 - 1), default=6, metavar="K",
                      help="messages each rank sends per exchange, to distinct random other ranks; more than "
                           "N-1 is capped at N-1 (default: %(default)s)")
-    job.add_argument("--bytes", default="1KiB", metavar="SIZE", help="bytes per message (default: %(default)s)")
+    job.add_argument("--bytes", type=byte_size, default="1KiB", metavar="SIZE",
+                     help="bytes per message, below 2 GiB (default: %(default)s)")
     job.add_argument("--protocol", default="nbx,pcx,pex,rsx", metavar="LIST",
                      help=f"comma-separated among {', '.join(PROTOCOLS)} (default: %(default)s)")
     job.add_argument("--barrier", default="auto", choices=BARRIERS,
                      help="NBX's nonblocking barrier: MPI_Ibarrier, optiq's dissemination barrier, or auto "
                           "(dissemination under SimGrid SMPI, else MPI_Ibarrier) (default: %(default)s)")
-    job.add_argument("--seed", type=int, default=0, help="seed of the neighbour draws (default: %(default)s)")
+    job.add_argument("--seed", type=integer(0, DRIVER_SEED_MAX), default=0,
+                     help="seed of the neighbour draws (default: %(default)s)")
     meas = p.add_argument_group("measurement")
-    meas.add_argument("--iterations", type=int, default=20, metavar="I",
+    meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=20, metavar="I",
                       help="timed exchanges per protocol (default: %(default)s)")
-    meas.add_argument("--warmup", type=int, default=2, metavar="W",
+    meas.add_argument("--warmup", type=integer(0, REPEATS_MAX), default=2, metavar="W",
                       help="untimed (but checked) exchanges per protocol first (default: %(default)s)")
     meas.add_argument("--no-verify", action="store_true",
                       help="do not fill or check message bytes (\"verified\" is then null)")
-    meas.add_argument("--timeout", type=float, default=600, metavar="SECONDS",
+    meas.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
                       help="give up after this long (default: %(default)s)")
     meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
     sim = p.add_argument_group("simulation (SimGrid SMPI)")
@@ -71,9 +76,9 @@ def register(subparsers) -> None:
                      help="run under smpirun on a simulated torus instead of mpirun; times are simulated seconds")
     sim.add_argument("--topology", metavar="SPEC",
                      help="with --simulate: the simulated machine, one rank per node (torus:8x8x8, mira:1024, ...)")
-    sim.add_argument("--link-bandwidth", type=float, default=1.8e9, metavar="BYTES_PER_S",
+    sim.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                      help="with --simulate: bytes/s per link and direction (default: 1.8e9)")
-    sim.add_argument("--latency", type=float, default=5e-8, metavar="SECONDS",
+    sim.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS",
                      help="with --simulate: per link (default: 5e-8)")
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the driver's JSON document")
@@ -97,25 +102,11 @@ def check_arguments(args) -> int:
     if args.simulate:
         if not args.topology:
             raise _core.Error("--simulate needs --topology (the simulated machine)")
-        if args.np is not None and args.np < 1:
-            raise _core.Error(f"--np must be at least 1, got {args.np}")
-        if not args.link_bandwidth > 0 or not args.latency >= 0:
-            raise _core.Error("--link-bandwidth must be positive and --latency non-negative")
     else:
         if args.topology:
             raise _core.Error("--topology describes a simulated machine: use it with --simulate")
         if args.np is None:
             raise _core.Error("--np is required (or --simulate --topology T)")
-        if args.np < 1:
-            raise _core.Error(f"--np must be at least 1, got {args.np}")
-    if args.neighbors < 0:
-        raise _core.Error(f"--neighbors must not be negative, got {args.neighbors}")
-    if args.iterations < 1:
-        raise _core.Error(f"--iterations must be at least 1, got {args.iterations}")
-    if args.warmup < 0:
-        raise _core.Error(f"--warmup must not be negative, got {args.warmup}")
-    if not 0 <= args.seed <= 10**9:
-        raise _core.Error(f"--seed must be between 0 and 1e9, got {args.seed}")
     protocol_list(args.protocol)
     size = _core.parse_bytes(args.bytes)
     if size > MAX_BYTES:
@@ -136,15 +127,15 @@ def _result(proc: subprocess.CompletedProcess, what: str) -> dict:
         raise _core.Error(errors[0].split("optiq-exchange: error: ", 1)[1])
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
-        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-        raise _core.Error(f"{what} failed (exit status {proc.returncode}): {tail or 'no output'}")
+        raise _core.Error(f"{what} failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
     return json.loads(lines[-1])
 
 
 def _run(cmd: list, timeout: float, what: str) -> dict:
     start = time.perf_counter()
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
+                              stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
     result = _result(proc, what)
@@ -171,6 +162,8 @@ def run_simulated(args, size: int) -> dict:
     np = topo.num_nodes if args.np is None else args.np
     if np > topo.num_nodes:
         raise _core.Error(f"--np {np} is more than the {topo.num_nodes} nodes of {topo.spec}")
+    if np < 2:  # SMPI aborts in the collectives of a one-rank exchange
+        raise _core.Error(f"a simulated exchange needs at least 2 ranks, got {np} ({topo.spec})")
     with tempfile.TemporaryDirectory(prefix="optiq-exchange-") as tmp:
         platform, hosts = plat.write_platform(topo, Path(tmp) / "platform.xml", args.latency, args.link_bandwidth)
         cmd = [smpi.smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hosts)]

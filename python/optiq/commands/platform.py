@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from ..argtypes import RANKS_PER_NODE_MAX, bandwidth, integer, latency
 from ..simulation import platform as plat
-from .. import _core
 
 EXAMPLES = """examples:
   optiq platform --topology mira:1024 --out mira1024.xml
@@ -22,19 +22,16 @@ def register(subparsers) -> None:
         description="Write a SimGrid platform file and hostfile for a torus topology.", epilog=EXAMPLES)
     p.add_argument("--topology", required=True, metavar="SPEC",
                    help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all dimensions rings)")
-    p.add_argument("--link-bandwidth", type=float, default=1.8e9, metavar="BYTES_PER_S",
+    p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                    help="bytes/s per link and direction (default: 1.8e9)")
-    p.add_argument("--latency", type=float, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
-    p.add_argument("--ranks-per-node", type=int, default=1, metavar="R", help="hostfile lines per node (default: 1)")
+    p.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
+    p.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
+                   help="hostfile lines per node (default: 1)")
     p.add_argument("--out", required=True, metavar="PLATFORM.xml", help="where to write the platform")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if not args.link_bandwidth > 0 or not args.latency >= 0:
-        raise _core.Error("--link-bandwidth must be positive and --latency non-negative")
-    if args.ranks_per_node < 1:
-        raise _core.Error(f"--ranks-per-node must be at least 1, got {args.ranks_per_node}")
     topo = plat.simulated_topology(args.topology, args.link_bandwidth)
     xml, hosts = plat.write_platform(topo, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
     print(f"wrote {xml} and {hosts}: {topo.num_nodes} hosts; plan for it with "

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import json
 import subprocess
+import tempfile
 from pathlib import Path
 
 from .. import _core
-from .common import bundled_program, launcher, print_json
+from ..failure import failure_summary
+from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, size_spec, timeout
+from ..textfile import decode_text
+from ..workload import COUNT_MAX, pattern_counts
+from .common import INFLIGHT_MAX, NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
   optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
@@ -36,47 +41,57 @@ def register(subparsers) -> None:
                     "slowest rank) and throughput.",
         epilog=EXAMPLES)
     job = p.add_argument_group("job")
-    job.add_argument("--np", type=int, required=True, metavar="N", help="number of MPI ranks")
+    job.add_argument("--np", type=integer(1, NP_MAX), required=True, metavar="N",
+                     help="number of MPI ranks, at most the topology's nodes times --ranks-per-node")
     job.add_argument("--topology", required=True, metavar="SPEC",
                      help="the machine the ranks are placed on: torus:2x2x2, bgq:2x2x2x2x2, mira:512, ...")
-    job.add_argument("--ranks-per-node", type=int, default=1, metavar="R",
+    job.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
                      help="rank r runs on node r / R (default: %(default)s)")
-    pat = p.add_argument_group("pattern (ranks are the endpoints)")
+    pat = p.add_argument_group("pattern (ranks are the endpoints)",
+                               "Core patterns over N ranks: without --sources, N/16 sources, at least one "
+                               "(fewer if the destinations would not split evenly), and N/2 destinations.")
     src = pat.add_mutually_exclusive_group()
     src.add_argument("--pattern", default="alltoall", metavar="P",
                      help=f"{', '.join(PATTERNS + tuple(_core.pattern_names()))}: every rank to every rank, "
                           "rank r to r + N/2, or the planning core's patterns over the N ranks "
                           "(default: %(default)s)")
     src.add_argument("--plan", metavar="FILE", help="execute this plan file instead (optiq plan --out)")
-    pat.add_argument("--bytes", default="1MiB", metavar="SIZE",
+    pat.add_argument("--bytes", type=size_spec, default="1MiB", metavar="SIZE",
                      help="bytes per message: 1MiB, 64KiB, uniform:LO:HI, pareto:ALPHA:MIN[:MAX] (default: %(default)s)")
-    pat.add_argument("--sources", type=int, default=-1, metavar="M", help="sources of a core pattern")
-    pat.add_argument("--dests", type=int, default=-1, metavar="D", help="destinations of a core pattern")
-    pat.add_argument("--start-src", type=int, default=-1, metavar="R", help="first source rank of a core pattern")
-    pat.add_argument("--start-dst", type=int, default=-1, metavar="R", help="first destination rank")
-    pat.add_argument("--seed", type=int, default=0, help="seed for random patterns and sizes (default: 0)")
+    pat.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
+                     help="sources of a core pattern (default -1: see above)")
+    pat.add_argument("--dests", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="D",
+                     help="destinations of a core pattern (default -1: N/2)")
+    pat.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="R",
+                     help="first source rank of a core pattern (default -1: the pattern's own)")
+    pat.add_argument("--start-dst", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="R",
+                     help="first destination rank (default -1: the pattern's own)")
+    pat.add_argument("--seed", type=integer(0, DRIVER_SEED_MAX), default=0,
+                     help="seed for random patterns and sizes (default: 0)")
     rt = p.add_argument_group("runtime")
     rt.add_argument("--planner", default="mcf", metavar="X",
                     help=f"planner of the core: {', '.join(_core.planner_names())} (default: %(default)s)")
     rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"),
                     help="two-sided or one-sided (default: %(default)s)")
-    rt.add_argument("--chunk", default="0", metavar="SIZE", help="bytes per message; 0: automatic (default)")
-    rt.add_argument("--budget", default="16MiB", metavar="SIZE",
+    rt.add_argument("--chunk", type=byte_size, default="0", metavar="SIZE",
+                    help="bytes per message; 0: automatic (default)")
+    rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
                     help="forwarding memory per rank (default: %(default)s)")
-    rt.add_argument("--threshold", default="16KiB", metavar="SIZE",
+    rt.add_argument("--threshold", type=byte_size, default="16KiB", metavar="SIZE",
                     help="messages below this go directly, unplanned (default: %(default)s)")
     rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
                     help="which waiting chunk goes first (default: %(default)s)")
-    rt.add_argument("--max-inflight", type=int, default=32, metavar="K",
+    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="K",
                     help="data messages in flight per rank (default: %(default)s)")
     meas = p.add_argument_group("measurement")
-    meas.add_argument("--iterations", type=int, default=5, metavar="K", help="timed calls of each (default: %(default)s)")
-    meas.add_argument("--warmup", type=int, default=1, metavar="W",
+    meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=5, metavar="K",
+                      help="timed calls of each (default: %(default)s)")
+    meas.add_argument("--warmup", type=integer(0, REPEATS_MAX), default=1, metavar="W",
                       help="untimed (but checked) calls first; the first optiq call plans (default: %(default)s)")
     meas.add_argument("--agreement-baseline", action="store_true",
                       help="also time MPI_Alltoallv preceded by an allgather as large as optiq's per-call "
                            "agreement step, to tell that step's cost apart from the rest")
-    meas.add_argument("--timeout", type=float, default=600, metavar="SECONDS",
+    meas.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
                       help="give up after this long (default: %(default)s)")
     meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
     out = p.add_argument_group("output")
@@ -90,40 +105,52 @@ def driver_path() -> Path:
 
 
 def check_arguments(args) -> None:
-    if args.np < 1:
-        raise _core.Error(f"--np must be at least 1, got {args.np}")
-    if args.ranks_per_node < 1:
-        raise _core.Error(f"--ranks-per-node must be at least 1, got {args.ranks_per_node}")
-    if args.iterations < 1:
-        raise _core.Error(f"--iterations must be at least 1, got {args.iterations}")
-    if args.warmup < 0:
-        raise _core.Error(f"--warmup must not be negative, got {args.warmup}")
-    if args.seed < 0:
-        raise _core.Error(f"seed must be non-negative, got {args.seed}")
-    if args.max_inflight < 1:
-        raise _core.Error(f"--max-inflight must be at least 1, got {args.max_inflight}")
+    """Everything the driver would refuse, refused before any process is launched."""
+    topology = _core.parse_topology(args.topology)
+    if args.np > topology.num_nodes * args.ranks_per_node:
+        raise _core.Error(f"--np {args.np} is more ranks than {topology.spec} holds at {args.ranks_per_node} per node "
+                          f"({topology.num_nodes * args.ranks_per_node})")
+    if args.plan:
+        return
     known = PATTERNS + tuple(_core.pattern_names())
-    if not args.plan and args.pattern not in known:
+    if args.pattern not in known:
         raise _core.Error(f"unknown pattern '{args.pattern}' (known: {', '.join(known)})")
-    for flag in ("chunk", "budget", "threshold"):
-        _core.parse_bytes(getattr(args, flag))  # raises optiq.Error naming the bad size
-    if not args.plan and not args.bytes.startswith(("uniform:", "pareto:")):
-        _core.parse_bytes(args.bytes)
-    if args.plan and not Path(args.plan).is_file():
-        raise _core.Error(f"cannot read plan file '{args.plan}'")
+    if args.planner not in _core.planner_names():
+        raise _core.Error(f"unknown planner '{args.planner}' for the runtime (known: {', '.join(_core.planner_names())})")
+    if args.pattern not in PATTERNS:  # the driver builds the same pairs from the same counts
+        pairs = _core.named_pattern(args.pattern, args.np, *pattern_counts(args.np, args.sources, args.dests),
+                                    args.start_src, args.start_dst, args.seed)
+        _core.assign_sizes(pairs, args.bytes, args.seed)
 
 
-def driver_arguments(args) -> list[str]:
+def plan_for_driver(path: str, tmp: str) -> str:
+    """The plan file the driver reads: ``path`` itself, or its UTF-8 text without a byte-order
+    mark in ``tmp`` (the driver reads plain UTF-8). The plan is checked here first."""
+    with open(path, "rb") as f:
+        data = f.read()
+    text = decode_text(data, path)
+    _core.plan_from_json(text, path)
+    if text.encode("utf-8") == data:
+        return str(Path(path).resolve())
+    copy = Path(tmp) / "plan.json"
+    copy.write_text(text, encoding="utf-8")
+    return str(copy)
+
+
+def driver_arguments(args, plan_file: str | None = None) -> list[str]:
     out = ["--topology", args.topology, "--ranks-per-node", str(args.ranks_per_node),
            "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
            "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
            "--warmup", str(args.warmup), "--max-inflight", str(args.max_inflight)]
     if args.agreement_baseline:
         out.append("--agreement-baseline")
-    if args.plan:
-        return out + ["--plan", str(Path(args.plan).resolve())]
+    if plan_file:
+        return out + ["--plan", plan_file]
     out += ["--pattern", args.pattern, "--bytes", args.bytes, "--planner", args.planner, "--seed", str(args.seed)]
-    for flag in ("sources", "dests", "start_src", "start_dst"):
+    if args.pattern not in PATTERNS:
+        sources, dests = pattern_counts(args.np, args.sources, args.dests)
+        out += ["--sources", str(sources), "--dests", str(dests)]
+    for flag in ("start_src", "start_dst"):
         value = getattr(args, flag)
         if value >= 0:
             out += ["--" + flag.replace("_", "-"), str(value)]
@@ -132,19 +159,24 @@ def driver_arguments(args) -> list[str]:
 
 def launch(args) -> dict:
     check_arguments(args)
-    cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
-    except subprocess.TimeoutExpired:
-        raise _core.Error(f"no result after {args.timeout:g} s; the MPI job was stopped") from None
+    with tempfile.TemporaryDirectory(prefix="optiq-run-") as tmp:
+        plan_file = plan_for_driver(args.plan, tmp) if args.plan else None
+        cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args, plan_file)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace",
+                                  timeout=args.timeout, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise _core.Error(f"no result after {args.timeout:g} s; the MPI job was stopped") from None
     errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-driver: error: ")]
     if errors:
         raise _core.Error(errors[0][len("optiq-driver: error: "):])
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
-        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-        raise _core.Error(f"the MPI job failed (exit status {proc.returncode}): {tail or 'no output'}")
-    return json.loads(lines[-1])
+        raise _core.Error(f"the MPI job failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
+    result = json.loads(lines[-1])
+    if args.plan:
+        result["plan"] = args.plan
+    return result
 
 
 def milliseconds(summary: dict) -> str:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
-from .. import _core
-from ..evaluate import METRIC_KEYS
+from ..argtypes import bandwidth
+from ..metrics import PlanMetrics
 from ..report import comparison_table, load_histogram, metrics_row
-from ..workload import positive_float
+from ..textfile import read_plan
+from .. import _core
 from .common import print_json
 
 EXAMPLES = """examples:
@@ -19,30 +18,32 @@ EXAMPLES = """examples:
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "show", help="validate a plan file and print its metrics",
-        description="Read a plan file, check it (every path runs from its job's source to its "
+        description="Read a plan file (UTF-8 JSON), check it (every path runs from its job's source to its "
                     "destination over adjacent ports; path bytes sum to the job's bytes) and print "
                     "its metrics and link-load histogram.",
         epilog=EXAMPLES)
     p.add_argument("plan", metavar="PLAN.json", help="a file written by 'optiq plan --out'")
-    p.add_argument("--link-bandwidth", type=positive_float, default=1.8e9, metavar="BYTES_PER_S",
+    p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                    help="link capacity for the predicted time (default: 1.8e9)")
+    p.add_argument("--forward-bandwidth", type=bandwidth, default=None, metavar="BYTES_PER_S",
+                   help="bytes/s a node can relay for others, counted in the predicted time (default: unlimited)")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if not os.path.isfile(args.plan):
-        raise _core.Error(f"cannot read plan file '{args.plan}'")
-    plan = _core.load_plan(args.plan)
+    plan = read_plan(args.plan)
     topology = _core.parse_topology(plan.topology, args.link_bandwidth)
-    m = _core.compute_metrics(plan, topology)
+    m = PlanMetrics(plan, topology, args.forward_bandwidth)
     if args.json:
         print_json({"topology": plan.topology, "routing": plan.routing, "planner": plan.planner,
-                    "jobs": len(plan.jobs), "metrics": {k: getattr(m, k) for k in METRIC_KEYS}})
+                    "jobs": len(plan.jobs), "metrics": m.as_dict()})
         return 0
     print(f"{args.plan}: valid {plan.planner} plan on {plan.topology} (routing {plan.routing}), "
           f"{len(plan.jobs)} jobs, {m.total_bytes / 1e6:.2f} MB")
     print(comparison_table([metrics_row(m, plan.planner)]))
+    if m.relay_bytes_max is not None:
+        print(f"busiest relaying node: {m.relay_bytes_max / 1e6:.2f} MB at {args.forward_bandwidth:g} bytes/s")
     print()
     print(load_histogram({plan.planner: _core.link_loads(plan, topology)}))
     return 0

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..argtypes import bandwidth, byte_size, integer, latency, size_spec, timeout
 from ..evaluate import check_planner_names
 from ..progress import Progress
 from ..simulation.experiment import MPI, Setup, simulate
-from .common import add_planner_arguments, planner_list, planner_options, print_json
+from ..workload import PATTERN_RULE, add_count_arguments
+from .common import INFLIGHT_MAX, REPEATS_MAX, add_planner_arguments, planner_list, planner_options, print_json
 from .. import _core
 
 EXAMPLES = """examples:
@@ -18,6 +20,9 @@ The simulated machine is SimGrid's torus with the topology's shape: routes follo
 dimensions have one usable cable, links carry --link-bandwidth each way. Every rank is one node.
 Results: simulated seconds of one call (after a warm-up call that plans), throughput, the plan's
 fluid prediction (busiest link / bandwidth) and the wall-clock cost of each simulation.
+Each planner plans once, here; the simulation executes exactly that plan from a plan file and
+the prediction is that file's (--plans-dir keeps the files; the MPI baseline moves the jobs of
+default.json). A simulation needs at least 2 nodes.
 """
 
 
@@ -30,30 +35,28 @@ def register(subparsers) -> None:
     net = p.add_argument_group("network")
     net.add_argument("--topology", default="mira:512", metavar="SPEC",
                      help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all rings) (default: %(default)s)")
-    net.add_argument("--link-bandwidth", type=float, default=1.8e9, metavar="BYTES_PER_S",
+    net.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                      help="bytes/s per link and direction (default: 1.8e9, BG/Q)")
-    net.add_argument("--latency", type=float, default=5e-8, metavar="SECONDS",
+    net.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS",
                      help="latency per link (default: 5e-8)")
-    pat = p.add_argument_group("pattern")
+    pat = p.add_argument_group("pattern", PATTERN_RULE)
     pat.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(), help="(default: %(default)s)")
-    pat.add_argument("--bytes", default="8MiB", metavar="SIZE", help="bytes per pair (default: %(default)s)")
-    pat.add_argument("--sources", type=int, default=-1, metavar="M")
-    pat.add_argument("--dests", type=int, default=-1, metavar="N")
-    pat.add_argument("--start-src", type=int, default=-1, metavar="NODE")
-    pat.add_argument("--start-dst", type=int, default=-1, metavar="NODE")
-    pat.add_argument("--seed", type=int, default=0, help="seed of random pairings and sizes (default: 0)")
+    pat.add_argument("--bytes", type=size_spec, default="8MiB", metavar="SIZE",
+                     help="bytes per pair (default: %(default)s)")
+    add_count_arguments(pat)
     add_planner_arguments(p, default="default,heu1,heu2,mcf", heu2_chunk_flag="--heu2-chunk")
     rt = p.add_argument_group("runtime")
     rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"), help="(default: %(default)s)")
-    rt.add_argument("--chunk", default="0", metavar="SIZE",
+    rt.add_argument("--chunk", type=byte_size, default="0", metavar="SIZE",
                     help="bytes per forwarded message; 0: automatic (default)")
-    rt.add_argument("--threshold", default="16KiB", metavar="SIZE",
+    rt.add_argument("--threshold", type=byte_size, default="16KiB", metavar="SIZE",
                     help="pairs below this go direct, unplanned (default: %(default)s)")
-    rt.add_argument("--budget", default="16MiB", metavar="SIZE", help="forwarding memory per rank (default: %(default)s)")
-    rt.add_argument("--max-inflight", type=int, default=32, metavar="N",
+    rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
+                    help="forwarding memory per rank (default: %(default)s)")
+    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="N",
                     help="data messages a rank keeps in flight (default: %(default)s)")
     meas = p.add_argument_group("measurement")
-    meas.add_argument("--iterations", type=int, default=1, metavar="K",
+    meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=1, metavar="K",
                       help="timed calls after the warm-up call; simulations are deterministic (default: 1)")
     check = meas.add_mutually_exclusive_group()
     check.add_argument("--verify", dest="verify", action="store_const", const=True, default=None,
@@ -64,31 +67,24 @@ def register(subparsers) -> None:
                       help="the baseline: MPI_Alltoallv, or its non-empty messages posted at once with "
                            "MPI_Isend/MPI_Irecv (same simulated time, far cheaper to simulate); auto: "
                            "MPI_Alltoallv up to 128 ranks (default: %(default)s)")
-    meas.add_argument("--timeout", type=float, default=3600, metavar="SECONDS",
+    meas.add_argument("--timeout", type=timeout, default=3600, metavar="SECONDS",
                       help="give up on one simulation after this long (default: %(default)s)")
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help='print {"results": [...]} instead of the table')
+    out.add_argument("--plans-dir", metavar="DIR",
+                     help="keep the plan file each run executed as DIR/PLANNER.json (default: not kept)")
     out.add_argument("--quiet", action="store_true", help="no progress output on stderr")
     p.set_defaults(func=run)
 
 
 def setup_from(args) -> Setup:
-    if args.iterations < 1:
-        raise _core.Error(f"--iterations must be at least 1, got {args.iterations}")
-    if args.seed < 0:
-        raise _core.Error(f"seed must be non-negative, got {args.seed}")
-    if not args.latency >= 0 or not args.link_bandwidth > 0:
-        raise _core.Error("--latency must be >= 0 and --link-bandwidth positive")
-    if args.max_inflight < 1:
-        raise _core.Error(f"--max-inflight must be at least 1, got {args.max_inflight}")
-    for flag in ("chunk", "threshold", "budget"):
-        _core.parse_bytes(getattr(args, flag))
     return Setup(topology=args.topology, pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
                  max_inflight=args.max_inflight,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
-                 link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call, options=planner_options(args))
+                 link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
+                 options=planner_options(args), plans_dir=args.plans_dir)
 
 
 def report(setup: Setup, results: list) -> None:

@@ -1,20 +1,24 @@
 """One simulated comparison: MPI_Alltoallv and optiq (one run per planner) on a SimGrid platform.
 
-Online planners of the core run inside the simulated application, exactly as an application
-calls optiq_alltoallv (per-call agreement, direct sends below the threshold). Planners that
-only exist in Python (opt, optimal) plan here and the simulation executes their plan file.
-Each run's fluid prediction comes from planning the same jobs with the same planner here.
+Every planner plans here, once, and the simulation executes that very plan: each run hands
+the driver a plan file, and the run's prediction is computed from the same file. The MPI
+baseline moves the jobs of the default plan. (Planning inside the simulated application would
+plan again with the runtime's own settings and could execute another plan than the one whose
+prediction is printed.) Jobs below the direct threshold follow the default route in every
+plan, as the runtime sends them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import _core
 from ..evaluate import PlannerOptions, run_planners
-from ..workload import Workload
+from ..metrics import PlanMetrics
+from ..workload import Workload, pattern_pairs
 from . import platform as plat
 from . import smpi
 
@@ -43,6 +47,7 @@ class Setup:
     timeout: float = 3600
     mpi_call: str = "auto"         # alltoallv, p2p, or auto: MPI_Alltoallv up to P2P_ABOVE ranks
     options: PlannerOptions = field(default_factory=PlannerOptions)
+    plans_dir: str | None = None   # where to keep the executed plan files (default: a temporary directory)
 
 
 # Above this many ranks the baseline posts MPI_Alltoallv's non-empty messages itself: SMPI's
@@ -55,7 +60,7 @@ VERIFY_LIMIT = 1 << 30  # bytes moved per call above which buffers are shared (u
 
 def _workload(s: Setup, topo) -> Workload:
     routing = _core.make_routing(plat.ROUTING, topo)
-    pairs = _core.named_pattern(s.pattern, topo.num_nodes, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
+    pairs = pattern_pairs(s.pattern, topo.num_nodes, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
     return Workload(topo, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
 
 
@@ -68,7 +73,11 @@ def _with_threshold(plan, default_plan, threshold: int):
 
 
 def predictions(s: Setup, planners: list, progress=None) -> dict:
-    """Plans (and their metrics) for each planner on the simulated machine, threshold applied."""
+    """Plans for each planner (and ``default``) on the simulated machine, threshold applied.
+
+    Returns ``{name: (plan, metrics, planning seconds)}``; metrics are a
+    :class:`optiq.metrics.PlanMetrics` in the planners' model.
+    """
     topo = plat.simulated_topology(s.topology, s.link_bandwidth)
     work = _workload(s, topo)
     names = list(dict.fromkeys(["default"] + list(planners)))
@@ -79,7 +88,7 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
         plan = results[name].plan
         if name != "default":
             plan = _with_threshold(plan, results["default"].plan, threshold)
-        out[name] = (plan, _core.compute_metrics(plan, topo))
+        out[name] = (plan, PlanMetrics(plan, topo, s.options.forward_bandwidth), results[name].seconds)
     return out
 
 
@@ -91,40 +100,61 @@ def _driver_args(s: Setup, topo, total_bytes: int) -> list:
     return args + ([] if verify else ["--shared-buffers"])
 
 
-def _pattern_args(s: Setup) -> list:
-    args = ["--pattern", s.pattern, "--bytes", s.bytes, "--seed", str(s.seed)]
-    for flag in ("sources", "dests", "start_src", "start_dst"):
-        value = getattr(s, flag)
-        if value >= 0:
-            args += ["--" + flag.replace("_", "-"), str(value)]
-    return args
+def write_plans(plans: dict, topo, directory: Path) -> dict:
+    """Writes every plan of :func:`predictions` to ``directory/NAME.json``.
+
+    Returns ``{name: (path, metrics, sha256)}``: the metrics of the plan read back from its
+    file, and the SHA-256 of the file's bytes, so a prediction is always that of the file.
+    """
+    out = {}
+    for name, (plan, metrics, _) in plans.items():
+        path = directory / f"{name}.json"
+        _core.save_plan(plan, topo, str(path))
+        data = path.read_bytes()
+        read = _core.plan_from_json(data.decode("utf-8"), str(path))
+        out[name] = (path, PlanMetrics(read, topo, metrics.forward_bandwidth), hashlib.sha256(data).hexdigest())
+    return out
+
+
+def _check_executed(r: dict, path: Path, metrics) -> None:
+    """The driver must report the plan file it was given, moving exactly that plan's bytes."""
+    if r.get("plan") != str(path) or r.get("bytes") != metrics.total_bytes:
+        raise _core.Error(f"the simulation executed {r.get('plan')} ({r.get('bytes')} bytes), "
+                          f"not the predicted plan {path} ({metrics.total_bytes} bytes)")
 
 
 def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
-    """Runs MPI_Alltoallv and optiq with each planner; one result dict per run."""
+    """Runs MPI_Alltoallv and optiq with each planner; one result dict per run.
+
+    Each result names the plan file the driver executed (``plan_file``, kept when
+    ``s.plans_dir`` is set) and its SHA-256 (``plan_sha256``); ``predicted_seconds`` is that
+    file's prediction. The MPI baseline moves the jobs of ``default.json``.
+    """
     topo = plat.simulated_topology(s.topology, s.link_bandwidth)
+    if topo.num_nodes < 2:
+        raise _core.Error(f"a simulation needs at least 2 nodes, {topo.spec} has {topo.num_nodes}")
     predicted = predictions(s, planners, progress)
     total = int(predicted["default"][1].total_bytes)
     results = []
     with tempfile.TemporaryDirectory(prefix="optiq-sim-") as tmp:
+        directory = Path(s.plans_dir) if s.plans_dir else Path(tmp)
+        directory.mkdir(parents=True, exist_ok=True)
+        files = write_plans(predicted, topo, directory)
         platform, hosts = plat.write_platform(topo, Path(tmp) / "platform.xml", s.latency, s.link_bandwidth)
         base = _driver_args(s, topo, total)
         for name in [MPI] + list(planners):
             if note:
                 note(f"simulating {name} on {topo.num_nodes} ranks")
+            plan_name = "default" if name == MPI else name
+            path, metrics, digest = files[plan_name]
+            extra = ["--plan", str(path)]
             if name == MPI:
                 p2p = s.mpi_call == "p2p" or (s.mpi_call == "auto" and topo.num_nodes > P2P_ABOVE)
-                extra = _pattern_args(s) + ["--only", "mpi"] + (["--mpi-p2p"] if p2p else [])
-                metrics = predicted["default"][1]
-            elif name in _core.planner_names():
-                extra = _pattern_args(s) + ["--planner", name, "--only", "optiq"]
-                metrics = predicted[name][1]
+                extra += ["--only", "mpi"] + (["--mpi-p2p"] if p2p else [])
             else:
-                plan_file = Path(tmp) / f"{name}.json"
-                _core.save_plan(predicted[name][0], topo, str(plan_file))
-                extra = ["--plan", str(plan_file), "--only", "optiq"]
-                metrics = predicted[name][1]
+                extra += ["--only", "optiq"]
             r = smpi.run_driver(topo.num_nodes, platform, hosts, base + extra, s.timeout)
+            _check_executed(r, path, metrics)
             key = "mpi_alltoallv_seconds" if name == MPI else "optiq_seconds"
             seconds = r[key]["median"]
             results.append({
@@ -137,6 +167,9 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
                 "link_bytes_max": metrics.link_bytes_max,
                 "forwarded_bytes": r["forwarded_bytes"],
                 "plan_seconds": r["plan_seconds"],
+                "planning_seconds": predicted[plan_name][2],
+                "plan_file": str(path) if s.plans_dir else path.name,
+                "plan_sha256": digest,
             })
             if name == MPI:
                 results[-1]["mpi_call"] = r["mpi_call"]

@@ -52,7 +52,10 @@ class Layout:
 
     @property
     def simgrid_dims(self) -> list:
-        return [self.topology.sizes[d] for d in self.order]
+        """Sizes of SimGrid's dimensions. Size-1 dimensions carry no links and leave host
+        numbers unchanged, but SimGrid would give each one a self-link of the same name, and
+        it aborts on two: they are left out (a single node keeps one)."""
+        return [self.topology.sizes[d] for d in self.order if self.topology.sizes[d] > 1] or [1]
 
     def host_index(self, node: int) -> int:
         coords, sizes = self.topology.coords(node), self.topology.sizes
@@ -114,6 +117,8 @@ def write_platform(topology: _core.Topology, out: str | Path, latency: float = 5
                    link_bandwidth: float | None = None, ranks_per_node: int = 1) -> tuple:
     """Writes ``out`` and its hostfile (same name, ``.hosts``); returns both paths."""
     out = Path(out)
+    if not out.name or out.suffix == ".hosts":
+        raise _core.Error(f"platform file name '{out}' leaves no name for its .hosts file")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(platform_xml(topology, latency, link_bandwidth))
     hosts = out.with_suffix(".hosts")

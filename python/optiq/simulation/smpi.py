@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from .. import _core
+from ..failure import failure_summary
 
 POLL_COST = 1e-7
 
@@ -90,7 +91,8 @@ def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeo
     try:
         # Unchecked runs share forwarding slots between simulated ranks too (slot_pool.hpp).
         env = {**os.environ, "OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, env=env)
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
+                              stdin=subprocess.DEVNULL, env=env)
     except subprocess.TimeoutExpired:
         raise _core.Error(f"no result after {timeout:g} s; the simulation was stopped") from None
     wall = time.perf_counter() - start
@@ -99,8 +101,7 @@ def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeo
         raise _core.Error(errors[0].split("optiq-driver: error: ", 1)[1])
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
-        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-        raise _core.Error(f"the simulation failed (exit status {proc.returncode}): {tail or 'no output'}")
+        raise _core.Error(f"the simulation failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
     result = json.loads(lines[-1])
     result["wall_seconds"] = wall
     return result
