@@ -86,6 +86,10 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
     why = "below the direct threshold per pair";
     ctx = nullptr;
   }
+  if (sendbuf == MPI_IN_PLACE) {  // the send arguments are ignored and may hold anything
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
   if (ctx && (sendcount < 0 || recvcount < 0 || static_cast<long long>(size) * recvcount > INT_MAX ||
               static_cast<long long>(size) * sendcount > INT_MAX)) {
     why = "displacements beyond int";

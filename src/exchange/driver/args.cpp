@@ -1,6 +1,10 @@
 #include "exchange/driver/args.hpp"
 
+// SimGrid's SMPI build defines exit() as a macro, which CLI11's App::exit member cannot survive.
+#pragma push_macro("exit")
+#undef exit
 #include <CLI/CLI.hpp>
+#pragma pop_macro("exit")
 #include <sstream>
 #include <stdexcept>
 
