@@ -6,11 +6,13 @@
  *
  * Conventions: plain C; no global state (everything lives in a context); every function
  * returns an int status (OPTIQ_SUCCESS or one of the codes below) and, on failure,
- * optiq_error_string(ctx) says what went wrong. Collective calls must be made by every rank of
- * the context's communicator in the same order; an error found on any rank of a collective
- * call is returned on every rank, so a bad argument never leaves ranks waiting. One operation
- * at a time per context. Arrays described as "[size]" have one entry per rank of the
- * communicator. See docs/runtime.md. */
+ * optiq_error_string(ctx) says what went wrong; no C++ exception ever leaves a function.
+ * Collective calls must be made by every rank of the context's communicator in the same order;
+ * an error found on any rank of a collective call is returned on every rank, so a bad argument
+ * never leaves ranks waiting. Only a context that cannot take part at all (NULL, failed to
+ * initialise, or busy with another operation) is refused on its own rank. One operation at a
+ * time per context. Arrays described as "[size]" have one entry per rank of the communicator.
+ * Byte counts, and their sums over a call or a plan, must stay below 2^63. See docs/runtime.md. */
 #ifndef OPTIQ_OPTIQ_H
 #define OPTIQ_OPTIQ_H
 
@@ -94,8 +96,11 @@ const char *optiq_error_string(optiq_t ctx);
 const char *optiq_status_name(int status);
 
 /* Collective. MPI_Alltoallv's arguments and meaning; counts and displacements are [size], in
- * units of the datatypes, which must be contiguous (extent == size, no holes). MPI_IN_PLACE is
- * not supported. */
+ * units of the datatypes, which must be contiguous (extent == size, no holes). sendbuf may be
+ * MPI_IN_PLACE, as in MPI_Alltoallv: each rank sends peer p the recvcounts[p] elements of
+ * recvtype at rdispls[p] in recvbuf, which then receive what p sends (so recvcounts must be
+ * symmetric across ranks); sendcounts, sdispls and sendtype are ignored, and optiq keeps a
+ * copy of the outgoing bytes until the operation completes. recvbuf may not be MPI_IN_PLACE. */
 int optiq_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx);
 
@@ -112,13 +117,17 @@ int optiq_test(optiq_request_t *request, int *flag);
 
 /* Collective. Rank 0 reads a plan file (docs/plan-format.md) made for this context's topology;
  * each job runs from the lowest rank on its source node to the lowest rank on its destination
- * node, several jobs between the same two nodes one after another in the file's order. */
+ * node, several jobs between the same two nodes one after another in the file's order. A
+ * plan is usable only with the context that loaded it and may be freed after that context. */
 int optiq_plan_load(optiq_t ctx, const char *path, optiq_plan_t *plan);
 /* Bytes this rank sends to / receives from every rank under the plan: [size] arrays or NULL. */
 int optiq_plan_counts(optiq_plan_t plan, long long sendbytes[], long long recvbytes[]);
 int optiq_plan_free(optiq_plan_t *plan);
-/* Moves the plan's bytes between the application's buffers; displacements are [size], in
- * bytes. Every rank with a part in the plan calls it; it needs no collective. */
+/* Collective. Moves the plan's bytes between the application's buffers; displacements are
+ * [size], in bytes (only the entries of peers the plan has bytes for are read). Every rank
+ * calls it, with or without a part in the plan: the ranks first agree that all arguments are
+ * good (one small allreduce), so that a bad one on any rank fails the call on every rank
+ * instead of leaving its peers waiting for bytes that will not come. */
 int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void *sendbuf, const MPI_Aint sdispls[], void *recvbuf,
                   const MPI_Aint rdispls[]);
 

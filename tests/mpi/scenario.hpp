@@ -2,6 +2,8 @@
 // alltoallv call.
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include "common.hpp"
@@ -55,6 +57,19 @@ inline bool checked_call(optiq_t ctx, const Exchange& x, MPI_Datatype type, std:
   std::string why;
   const bool right = verify_buffers(x, rbuf, rank, salt, &why);  // before why is read below
   return ck.expect(right, "%s: %s", what.c_str(), why.c_str());
+}
+
+// Every rank returns `want`, the message mentions `needle`, and a correct call then succeeds.
+inline void expect_error(optiq_t ctx, int got, int want, const char* needle, const std::string& what, Checker& ck) {
+  const int status = common_status(got);
+  if (std::getenv("OPTIQ_TEST_TRACE") && world_rank() == 0)  // to read every message once
+    std::fprintf(stderr, "%s -> %s: %s\n", what.c_str(), optiq_status_name(got), optiq_error_string(ctx));
+  ck.expect(status == want, "%s: status %s on every rank? got %s (%s)", what.c_str(), optiq_status_name(want),
+            status < 0 ? "different statuses" : optiq_status_name(status), optiq_error_string(ctx));
+  ck.expect(std::string(optiq_error_string(ctx)).find(needle) != std::string::npos,
+            "%s: message '%s' does not mention '%s'", what.c_str(), optiq_error_string(ctx), needle);
+  checked_call(ctx, make_exchange(999, world_rank(), world_size(), 1, {0.5, 30, true}), MPI_BYTE, 999, ck,
+               what + ", then a correct call");
 }
 
 }  // namespace mpitest

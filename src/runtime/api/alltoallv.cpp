@@ -1,18 +1,21 @@
 // optiq_alltoallv and its non-blocking form.
 #include <chrono>
+#include <cstring>
 
 #include "context.hpp"
+#include "optiq/bytes.hpp"
 
 using namespace optiq;
+using optiq::rt::Failure;
 
 namespace {
 
 // Only datatypes whose elements lie back to back without holes: then count elements are
 // count * size bytes starting at the displacement, and bytes can be cut anywhere.
 bool contiguous(MPI_Datatype t, MPI_Aint* extent) {
-  int size = 0;
+  MPI_Count size = 0;  // an int would not hold the size of a type of 2 GiB or more
   MPI_Aint lb = 0, true_lb = 0, true_extent = 0;
-  MPI_Type_size(t, &size);
+  MPI_Type_size_x(t, &size);
   MPI_Type_get_extent(t, &lb, extent);
   MPI_Type_get_true_extent(t, &true_lb, &true_extent);
   return lb == 0 && true_lb == 0 && *extent == size && true_extent == size;
@@ -25,55 +28,79 @@ struct Side {
   const int* counts;
   const int* offsets;
   MPI_Datatype type;
-  MPI_Aint extent = 0;
 };
 
-// Checks one side of the call; fills bytes per peer and byte offsets. Returns a message or "".
-std::string check_side(Side& s, int size, std::vector<PeerBytes>* nonzero, std::vector<Bytes>* offsets, int* code) {
-  *code = OPTIQ_ERR_ARG;
-  if (!s.counts || !s.offsets) return std::string(s.what) + "counts or " + s.displs + " is NULL";
-  if (s.type == MPI_DATATYPE_NULL) {
-    *code = OPTIQ_ERR_DATATYPE;
-    return std::string(s.what) + "type is MPI_DATATYPE_NULL";
-  }
-  if (!contiguous(s.type, &s.extent)) {
-    *code = OPTIQ_ERR_DATATYPE;
-    return std::string(s.what) + "type is not contiguous (optiq moves only datatypes without holes)";
-  }
+// Bytes per peer (the non-zero ones) and byte offsets of one side of the call; throws Failure
+// naming the first bad argument.
+void read_side(const Side& s, int size, std::vector<PeerBytes>* nonzero, std::vector<Bytes>* offsets) {
+  const std::string what = s.what;
+  if (!s.counts || !s.offsets) throw Failure(OPTIQ_ERR_ARG, what + "counts or " + s.displs + " is NULL");
+  if (s.type == MPI_DATATYPE_NULL) throw Failure(OPTIQ_ERR_DATATYPE, what + "type is MPI_DATATYPE_NULL");
+  MPI_Aint extent = 0;
+  if (!contiguous(s.type, &extent))
+    throw Failure(OPTIQ_ERR_DATATYPE, what + "type is not contiguous (optiq moves only datatypes without holes)");
   offsets->assign(size, 0);
   for (int r = 0; r < size; ++r) {
+    const std::string at = "[" + std::to_string(r) + "]";
     if (s.counts[r] < 0)
-      return std::string(s.what) + "counts[" + std::to_string(r) + "] is negative (" + std::to_string(s.counts[r]) + ")";
+      throw Failure(OPTIQ_ERR_ARG, what + "counts" + at + " is negative (" + std::to_string(s.counts[r]) + ")");
     if (s.offsets[r] < 0)
-      return std::string(s.displs) + "[" + std::to_string(r) + "] is negative (" + std::to_string(s.offsets[r]) + ")";
-    const Bytes bytes = static_cast<Bytes>(s.counts[r]) * static_cast<Bytes>(s.extent);
-    if (bytes > 0) {
-      if (!s.buf) return std::string(s.what) + "buf is NULL but " + s.what + "counts[" + std::to_string(r) + "] is not 0";
+      throw Failure(OPTIQ_ERR_ARG, s.displs + at + " is negative (" + std::to_string(s.offsets[r]) + ")");
+    try {  // the region must be addressable: its end within kMaxBytes (an empty one goes nowhere)
+      const Bytes bytes = checked_mul(static_cast<Bytes>(s.counts[r]), static_cast<Bytes>(extent), what + "counts" + at);
+      if (bytes == 0) continue;
+      if (!s.buf) throw Failure(OPTIQ_ERR_ARG, what + "buf is NULL but " + what + "counts" + at + " is not 0");
+      (*offsets)[r] = checked_mul(static_cast<Bytes>(s.offsets[r]), static_cast<Bytes>(extent), s.displs + at);
+      checked_add((*offsets)[r], bytes, std::string(s.displs) + at + " plus " + what + "counts" + at);
       nonzero->push_back({r, bytes});
+    } catch (const Error& e) {
+      throw Failure(OPTIQ_ERR_ARG, e.what());
     }
-    (*offsets)[r] = static_cast<Bytes>(s.offsets[r]) * static_cast<Bytes>(s.extent);
   }
-  *code = 0;
-  return "";
+}
+
+// MPI_IN_PLACE: the bytes for each peer sit where that peer's bytes will arrive, so they are
+// copied out first. Nothing has arrived yet: the transport posts no receive into the buffer
+// before the operation starts.
+std::vector<char> stage(const char* recvbuf, const std::vector<PeerBytes>& recvs, const std::vector<Bytes>& recv_off,
+                        std::vector<Bytes>* send_off) {
+  Bytes total = 0;
+  for (const PeerBytes& p : recvs) total = checked_add(total, p.bytes, "recvcounts add up to more");
+  std::vector<char> staged(total);
+  send_off->assign(recv_off.size(), 0);
+  Bytes at = 0;
+  for (const PeerBytes& p : recvs) {
+    std::memcpy(staged.data() + at, recvbuf + recv_off[p.peer], p.bytes);
+    (*send_off)[p.peer] = at;
+    at += p.bytes;
+  }
+  return staged;
 }
 
 int start(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, void* recvbuf,
-          const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, optiq_t ctx,
-          std::unique_ptr<optiq_request>* out) {
+          const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, optiq_t ctx, optiq_request_t* request) {
   if (int status = rt::usable(ctx)) return status;
   return rt::guarded(ctx, [&] {
     const rt::Comms& c = ctx->comms;
     rt::LocalPattern mine;
     rt::Buffers buffers;
-    if (sendbuf == MPI_IN_PLACE) {
-      mine.code = OPTIQ_ERR_ARG;
-      mine.message = "MPI_IN_PLACE is not supported";
-    } else {
-      Side send{"send", "sdispls", sendbuf, sendcounts, sdispls, sendtype};
-      Side recv{"recv", "rdispls", recvbuf, recvcounts, rdispls, recvtype};
-      mine.message = check_side(send, c.size, &mine.sends, &buffers.send_off, &mine.code);
-      if (mine.code == 0) mine.message = check_side(recv, c.size, &mine.recvs, &buffers.recv_off, &mine.code);
-    }
+    std::vector<char> staged;
+    const bool in_place = sendbuf == MPI_IN_PLACE;
+    // Every rank's verdict on its own arguments, whatever it is, goes into the agreement.
+    const rt::Verdict local = rt::verdict([&] {
+      if (!request) throw Failure(OPTIQ_ERR_ARG, "request is NULL");
+      if (recvbuf == MPI_IN_PLACE) throw Failure(OPTIQ_ERR_ARG, "recvbuf is MPI_IN_PLACE (only sendbuf may be)");
+      const Side send{"send", "sdispls", sendbuf, sendcounts, sdispls, sendtype};
+      const Side recv{"recv", "rdispls", recvbuf, recvcounts, rdispls, recvtype};
+      if (!in_place) read_side(send, c.size, &mine.sends, &buffers.send_off);
+      read_side(recv, c.size, &mine.recvs, &buffers.recv_off);
+      if (in_place) {
+        mine.sends = mine.recvs;
+        staged = stage(static_cast<const char*>(recvbuf), mine.recvs, buffers.recv_off, &buffers.send_off);
+      }
+    });
+    mine.code = local.code;
+    mine.message = local.message;
     const auto t0 = std::chrono::steady_clock::now();
     bool hit = false;
     auto schedule = rt::agree_pattern(c, mine, ctx->use_cache ? &ctx->cache : nullptr,
@@ -84,9 +111,9 @@ int start(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Da
     ctx->stats.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (hit) ++ctx->stats.plan_cache_hits;
     else ++ctx->stats.plans_made;
-    buffers.send = static_cast<const char*>(sendbuf);
+    buffers.send = in_place ? staged.data() : static_cast<const char*>(sendbuf);
     buffers.recv = static_cast<char*>(recvbuf);
-    *out = rt::start_operation(ctx, std::move(schedule), std::move(buffers));
+    *request = rt::start_operation(ctx, std::move(schedule), std::move(buffers), std::move(staged)).release();
   });
 }
 
@@ -97,32 +124,32 @@ extern "C" {
 int optiq_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                      void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx,
                      optiq_request_t* request) {
-  if (!request) {
-    if (ctx) ctx->error = "request is NULL";
-    return OPTIQ_ERR_ARG;
-  }
-  *request = nullptr;
-  std::unique_ptr<optiq_request> req;
-  const int status = start(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, ctx, &req);
-  if (status == OPTIQ_SUCCESS) *request = req.release();
-  return status;
+  if (request) *request = nullptr;
+  return start(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, ctx, request);
 }
 
 int optiq_test(optiq_request_t* request, int* flag) {
   if (!request || !*request || !flag) return OPTIQ_ERR_ARG;
   *flag = 0;
-  if (!rt::progress(*request, false)) return OPTIQ_SUCCESS;
+  optiq_request* req = *request;
+  bool done = false;
+  const int status = rt::guarded(req->ctx, [&] { done = rt::progress(req, false); });
+  if (status != OPTIQ_SUCCESS || !done) return status;
   *flag = 1;
-  delete *request;
+  delete req;
   *request = nullptr;
   return OPTIQ_SUCCESS;
 }
 
 int optiq_wait(optiq_request_t* request) {
   if (!request || !*request) return OPTIQ_ERR_ARG;
-  while (!rt::progress(*request, true)) {
-  }
-  delete *request;
+  optiq_request* req = *request;
+  const int status = rt::guarded(req->ctx, [&] {
+    while (!rt::progress(req, true)) {
+    }
+  });
+  if (status != OPTIQ_SUCCESS) return status;
+  delete req;
   *request = nullptr;
   return OPTIQ_SUCCESS;
 }

@@ -3,9 +3,12 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../engine/engine.hpp"
 #include "../online/agree.hpp"
+#include "../online/failure.hpp"
 #include "../online/root.hpp"
 #include "optiq/error.hpp"
 #include "optiq/optiq.h"
@@ -29,7 +32,11 @@ struct optiq_context {
 struct optiq_request {
   optiq_context* ctx = nullptr;
   std::shared_ptr<const optiq::RankSchedule> schedule;
+  std::vector<char> staged;  // MPI_IN_PLACE: this rank's outgoing bytes, copied out of the receive buffer
   std::unique_ptr<optiq::rt::Engine> engine;
+  ~optiq_request() {
+    if (ctx && ctx->active == this) ctx->active = nullptr;
+  }
 };
 
 struct optiq_plan {
@@ -39,30 +46,31 @@ struct optiq_plan {
 
 namespace optiq::rt {
 
-// Runs f, turning exceptions into a status code and ctx->error.
+// Runs f, turning any exception into a status code and ctx->error: every extern "C" entry
+// point runs its work through here, so no exception reaches a C caller.
 template <class F>
-int guarded(optiq_context* ctx, F&& f) {
+int guarded(optiq_context* ctx, F&& f) noexcept {
+  Verdict v = verdict(std::forward<F>(f));
+  if (v.code != OPTIQ_SUCCESS) ctx->error = std::move(v.message);
+  return v.code;
+}
+
+// Sets the message without throwing: losing the text to exhausted memory still leaves the status.
+inline void set_error(optiq_context* ctx, const char* text) noexcept {
   try {
-    f();
-    return OPTIQ_SUCCESS;
-  } catch (const Failure& e) {
-    ctx->error = e.what();
-    return e.code();
-  } catch (const Error& e) {
-    ctx->error = e.what();
-    return OPTIQ_ERR_ARG;
-  } catch (const std::exception& e) {
-    ctx->error = std::string("internal error: ") + e.what();
-    return OPTIQ_ERR_INTERNAL;
+    ctx->error = text;
+  } catch (...) {
+    ctx->error.clear();
   }
 }
 
 // Local checks shared by the entry points; they fail without talking to other ranks.
 int usable(optiq_context* ctx);
 
-// Starts the engine on a schedule (the context must be idle).
+// Starts the engine on a schedule (the context must be idle). `staged`, if any, is the send
+// buffer that buffers.send points into; the request keeps it until completion.
 std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
-                                               Buffers buffers);
+                                               Buffers buffers, std::vector<char> staged = {});
 // Progress; true (and the request's ctx idle again, stats updated) once complete. may_block:
 // the caller waits for completion anyway (optiq_wait), so an idle round may block in MPI.
 bool progress(optiq_request* request, bool may_block);

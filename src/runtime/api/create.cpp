@@ -1,6 +1,7 @@
 // Contexts: options, agreement across ranks, communicators and the transport.
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 #include "context.hpp"
 #include "optiq/error.hpp"
@@ -17,14 +18,14 @@ constexpr std::size_t kDefaultBudget = 16u << 20;
 constexpr std::size_t kDefaultThreshold = 16u << 10;
 
 // A fingerprint of everything that must be equal on all ranks.
-std::uint64_t fingerprint(const std::string& topology, const optiq_options& o, int size) {
+std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   auto mix_bytes = [&](const void* p, std::size_t n) {
     const auto* c = static_cast<const unsigned char*>(p);
     for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 0x100000001b3ULL;
   };
   auto mix_str = [&](const char* s) { mix_bytes(s ? s : "", s ? std::strlen(s) + 1 : 1); };
-  mix_str(topology.c_str());
+  mix_str(topology);
   mix_str(o.planner);
   mix_str(o.routing);
   const long long nums[] = {static_cast<long long>(o.chunk_bytes), o.transport,
@@ -36,7 +37,7 @@ std::uint64_t fingerprint(const std::string& topology, const optiq_options& o, i
   return h;
 }
 
-void configure(optiq_context* ctx, const std::string& topology, const optiq_options& o, int size) {
+void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
   try {
     ctx->topo = std::make_unique<Topology>(parse_topology(topology));
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
@@ -106,10 +107,11 @@ void optiq_options_init(optiq_options* o) {
 
 int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* options, optiq_t* out) {
   if (!out) return OPTIQ_ERR_ARG;
-  auto* ctx = new optiq_context;
+  auto* ctx = new (std::nothrow) optiq_context;
   *out = ctx;
+  if (!ctx) return OPTIQ_ERR_INTERNAL;
   if (comm == MPI_COMM_NULL) {
-    ctx->error = "the communicator is MPI_COMM_NULL";
+    rt::set_error(ctx, "the communicator is MPI_COMM_NULL");
     return OPTIQ_ERR_ARG;
   }
   optiq_options o;
@@ -118,19 +120,13 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
   int size = 0, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
-  const std::string spec = topology ? topology : "";
 
   // Everything below happens on every rank, whatever failed locally, so no rank is left
   // waiting in a collective the others skipped.
-  int code = 0;
-  std::string message;
-  try {
+  const rt::Verdict local = rt::verdict([&] {
     if (!topology) throw Failure(OPTIQ_ERR_ARG, "no topology given");
-    configure(ctx, spec, o, size);
-  } catch (const Failure& f) {
-    code = f.code();
-    message = f.what();
-  }
+    configure(ctx, topology, o, size);
+  });
   rt::Comms& c = ctx->comms;
   c.rank = rank;
   c.size = size;
@@ -140,38 +136,36 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
   // An MPI failure inside optiq must stop the job, not leave ranks waiting for each other.
   for (MPI_Comm m : {c.ctrl, c.data, c.fwd}) MPI_Comm_set_errhandler(m, MPI_ERRORS_ARE_FATAL);
 
-  return rt::guarded(ctx, [&] {
-    try {
-      rt::agree_status(c, code, message);
-      const std::uint64_t mine = fingerprint(spec, o, size);
-      std::vector<std::uint64_t> all(size);
-      MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, c.ctrl);
-      for (int r = 1; r < size; ++r)
-        if (all[r] != all[0])
-          throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed a topology or options other than rank 0's");
-      int* tag_ub = nullptr;
-      int flag = 0;
-      MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
-      ctx->setup.schedule.max_tag = flag ? *tag_ub : 32767;
-      ctx->transport = o.transport == OPTIQ_TRANSPORT_RMA ? rt::make_rma_transport(c, o.forward_budget_bytes)
-                                                          : rt::make_p2p_transport(c, o.forward_budget_bytes);
-      ctx->stats.reserved_bytes = ctx->transport->reserved();
-      ctx->ready = true;
-    } catch (...) {
-      free_comms(c);
-      throw;
-    }
+  const int status = rt::guarded(ctx, [&] {
+    rt::agree_status(c, local.code, local.message);
+    const std::uint64_t mine = fingerprint(topology, o, size);
+    std::vector<std::uint64_t> all(size);
+    MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, c.ctrl);
+    for (int r = 1; r < size; ++r)
+      if (all[r] != all[0])
+        throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed a topology or options other than rank 0's");
+    int* tag_ub = nullptr;
+    int flag = 0;
+    MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
+    ctx->setup.schedule.max_tag = flag ? *tag_ub : 32767;
+    ctx->transport = o.transport == OPTIQ_TRANSPORT_RMA ? rt::make_rma_transport(c, o.forward_budget_bytes)
+                                                        : rt::make_p2p_transport(c, o.forward_budget_bytes);
+    ctx->stats.reserved_bytes = ctx->transport->reserved();
+    ctx->ready = true;
   });
+  if (status != OPTIQ_SUCCESS) free_comms(c);
+  return status;
 }
 
 int optiq_destroy(optiq_t* handle) {
   if (!handle || !*handle) return OPTIQ_ERR_ARG;
   optiq_context* ctx = *handle;
   if (ctx->active) {
-    ctx->error = "an operation is still in flight; complete it with optiq_wait first";
+    rt::set_error(ctx, "an operation is still in flight; complete it with optiq_wait first");
     return OPTIQ_ERR_BUSY;
   }
-  ctx->transport.reset();  // collective for rma (frees the window)
+  const int status = rt::guarded(ctx, [&] { ctx->transport.reset(); });  // collective for rma (frees the window)
+  if (status != OPTIQ_SUCCESS) return status;
   free_comms(ctx->comms);
   delete ctx;
   *handle = nullptr;

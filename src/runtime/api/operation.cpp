@@ -6,11 +6,11 @@ namespace optiq::rt {
 int usable(optiq_context* ctx) {
   if (!ctx) return OPTIQ_ERR_ARG;
   if (!ctx->ready) {
-    if (ctx->error.empty()) ctx->error = "the context failed to initialise";
+    if (ctx->error.empty()) set_error(ctx, "the context failed to initialise");
     return OPTIQ_ERR_STATE;
   }
   if (ctx->active) {
-    ctx->error = "an operation is still in flight on this context; complete it with optiq_wait first";
+    set_error(ctx, "an operation is still in flight on this context; complete it with optiq_wait first");
     return OPTIQ_ERR_BUSY;
   }
   ctx->error.clear();
@@ -18,10 +18,11 @@ int usable(optiq_context* ctx) {
 }
 
 std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
-                                               Buffers buffers) {
+                                               Buffers buffers, std::vector<char> staged) {
   auto req = std::make_unique<optiq_request>();
   req->ctx = ctx;
   req->schedule = std::move(schedule);
+  req->staged = std::move(staged);  // a moved vector keeps its storage: buffers.send stays valid
   req->engine = std::make_unique<Engine>(*req->schedule, *ctx->transport, std::move(buffers), ctx->engine, ctx->comms);
   ctx->active = req.get();
   req->engine->start();

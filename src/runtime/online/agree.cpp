@@ -5,73 +5,65 @@
 
 #include "optiq/error.hpp"
 #include "optiq/optiq.h"
+#include "gather_scatter.hpp"
 
 namespace optiq::rt {
 
 namespace {
 
-// After the codes of all ranks are known: the lowest failing rank's message goes to all.
+// The lowest failing rank (or none) is known on every rank: its code and message go to all.
+void raise_from(const Comms& comms, int root, int code, const std::string& message) {
+  if (root >= comms.size) return;
+  int header[2] = {code, static_cast<int>(message.size())};
+  MPI_Bcast(header, 2, MPI_INT, root, comms.ctrl);
+  std::string text = comms.rank == root ? message : std::string(header[1], '\0');
+  MPI_Bcast(text.data(), header[1], MPI_CHAR, root, comms.ctrl);
+  throw Failure(header[0], comms.size > 1 ? "rank " + std::to_string(root) + ": " + text : text);
+}
+
 void raise_first(const Comms& comms, const std::vector<int>& codes, const std::string& message) {
   const auto bad = std::find_if(codes.begin(), codes.end(), [](int c) { return c != 0; });
-  if (bad == codes.end()) return;
   const int root = static_cast<int>(bad - codes.begin());
-  int len = static_cast<int>(message.size());
-  MPI_Bcast(&len, 1, MPI_INT, root, comms.ctrl);
-  std::string text = comms.rank == root ? message : std::string(len, '\0');
-  MPI_Bcast(text.data(), len, MPI_CHAR, root, comms.ctrl);
-  throw Failure(*bad, comms.size > 1 ? "rank " + std::to_string(root) + ": " + text : text);
+  raise_from(comms, root, root < comms.size ? codes[root] : 0, message);
 }
 
 }  // namespace
 
 void agree_status(const Comms& comms, int code, const std::string& message) {
-  std::vector<int> codes(comms.size);
-  MPI_Allgather(&code, 1, MPI_INT, codes.data(), 1, MPI_INT, comms.ctrl);
-  raise_first(comms, codes, message);
+  // One small allreduce when all is well (every optiq_execute pays it).
+  const int mine = code != 0 ? comms.rank : comms.size;
+  int first = comms.size;
+  MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comms.ctrl);
+  raise_from(comms, first, code, message);
 }
 
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
                                                const std::function<std::vector<RankSchedule>()>& make) {
-  int header[2] = {0, 0};  // status, message length
-  std::string message;
-  std::vector<RankSchedule> all;
+  // Everything that can fail on rank 0 happens before it tells the others how it went.
+  int code = 0;
+  std::string message, packed;
+  std::vector<std::int64_t> sizes;
   if (comms.rank == 0) {
-    try {
-      all = make();
+    const Verdict v = verdict([&] {
+      const std::vector<RankSchedule> all = make();
       if (static_cast<int>(all.size()) != comms.size) throw InternalError("one schedule per rank");
-    } catch (const Failure& f) {
-      header[0] = f.code();
-      message = f.what();
-    } catch (const Error& e) {
-      header[0] = OPTIQ_ERR_ARG;
-      message = e.what();
-    } catch (const std::exception& e) {
-      header[0] = OPTIQ_ERR_INTERNAL;
-      message = e.what();
-    }
-    header[1] = static_cast<int>(message.size());
+      for (const RankSchedule& s : all) {
+        const std::string b = serialize(s);
+        sizes.push_back(static_cast<std::int64_t>(b.size()));
+        packed += b;
+      }
+    });
+    code = v.code;
+    message = v.message;
   }
+  int header[2] = {code, static_cast<int>(message.size())};
   MPI_Bcast(header, 2, MPI_INT, 0, comms.ctrl);
   if (header[0] != 0) {
     message.resize(header[1]);
     MPI_Bcast(message.data(), header[1], MPI_CHAR, 0, comms.ctrl);
     throw Failure(header[0], message);
   }
-  std::vector<std::string> blobs;
-  std::vector<int> sizes, displs;
-  std::string packed;
-  if (comms.rank == 0) {
-    for (const RankSchedule& s : all) {
-      const std::string b = serialize(s);
-      displs.push_back(static_cast<int>(packed.size()));
-      sizes.push_back(static_cast<int>(b.size()));
-      packed += b;
-    }
-  }
-  int size = 0;
-  MPI_Scatter(sizes.data(), 1, MPI_INT, &size, 1, MPI_INT, 0, comms.ctrl);
-  std::string mine(size, '\0');
-  MPI_Scatterv(packed.data(), sizes.data(), displs.data(), MPI_BYTE, mine.data(), size, MPI_BYTE, 0, comms.ctrl);
+  const std::string mine = scatter_in_rounds(packed, sizes, comms.ctrl);
   auto s = std::make_shared<RankSchedule>(deserialize_schedule(mine));
   if (s->rank != comms.rank || s->num_ranks != comms.size) fatal(comms, "received another rank's schedule");
   return s;
@@ -167,21 +159,16 @@ std::shared_ptr<const RankSchedule> agree_pattern(const Comms& comms, const Loca
   std::vector<std::int64_t> flat;
   for (const PeerBytes& s : mine.sends) flat.insert(flat.end(), {s.peer, static_cast<std::int64_t>(s.bytes)});
   for (const PeerBytes& r : mine.recvs) flat.insert(flat.end(), {r.peer, static_cast<std::int64_t>(r.bytes)});
-  std::vector<int> counts(comms.size), displs(comms.size);
-  int total = 0;
-  for (int r = 0; r < comms.size; ++r) {
-    counts[r] = static_cast<int>(2 * (all[r].sends + all[r].recvs));
-    displs[r] = total;
-    total += counts[r];
-  }
-  std::vector<std::int64_t> gathered(comms.rank == 0 ? total : 0);
-  MPI_Gatherv(flat.data(), static_cast<int>(flat.size()), MPI_INT64_T, gathered.data(), counts.data(),
-              displs.data(), MPI_INT64_T, 0, comms.ctrl);
+  std::vector<std::int64_t> counts(comms.size);
+  for (int r = 0; r < comms.size; ++r) counts[r] = 2 * (all[r].sends + all[r].recvs);
+  const std::vector<std::int64_t> starts = part_starts(counts);
+  std::vector<std::int64_t> gathered(comms.rank == 0 ? starts.back() : 0);
+  gather_in_rounds(flat.data(), counts, MPI_INT64_T, gathered.data(), comms.ctrl);
 
   auto schedule = distribute(comms, [&] {
     std::vector<std::vector<PeerBytes>> sends(comms.size), recvs(comms.size);
     for (int r = 0; r < comms.size; ++r) {
-      const std::int64_t* p = gathered.data() + displs[r];
+      const std::int64_t* p = gathered.data() + starts[r];
       for (std::int64_t i = 0; i < all[r].sends; ++i, p += 2)
         sends[r].push_back({static_cast<Rank>(p[0]), static_cast<Bytes>(p[1])});
       for (std::int64_t i = 0; i < all[r].recvs; ++i, p += 2)

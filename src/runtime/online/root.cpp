@@ -4,6 +4,7 @@
 #include <map>
 
 #include "failure.hpp"
+#include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
 #include "optiq/optiq.h"
 #include "optiq/plan_io.hpp"
@@ -33,6 +34,7 @@ std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& se
   for (std::size_t d = 0; d < recvs.size(); ++d)
     for (const PeerBytes& p : recvs[d]) pairs[{p.peer, static_cast<Rank>(d)}].second = p.bytes;
   std::vector<RankJob> jobs;
+  Bytes total = 0;
   for (const auto& [pair, bytes] : pairs) {
     if (bytes.first != bytes.second)
       throw Failure(OPTIQ_ERR_MISMATCH, "rank " + std::to_string(pair.second) + " expects " +
@@ -40,6 +42,11 @@ std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& se
                                             std::to_string(pair.first) + ", which sends it " +
                                             std::to_string(bytes.first));
     jobs.push_back({pair.first, pair.second, bytes.first, 0});
+    try {  // every sum the schedule forms (per rank, per pair) is part of this one
+      total = checked_add(total, bytes.first, "the exchange's bytes add up to more");
+    } catch (const Error& e) {
+      throw Failure(OPTIQ_ERR_ARG, e.what());
+    }
   }
   return jobs;
 }
@@ -102,7 +109,7 @@ std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const s
     const Rank a = pl.leader(j.src), b = pl.leader(j.dst);
     Bytes& at = used[{a, b}];
     jobs.push_back({a, b, j.bytes, at});
-    at += j.bytes;
+    at = checked_add(at, j.bytes, path + ": jobs[" + std::to_string(i) + "]");  // bounded by the plan's checked total
   }
   return schedule_flows(setup, jobs, plan, std::vector<bool>(jobs.size(), true));
 }
