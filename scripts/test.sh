@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: GoogleTest and the MPI runtime tests through ctest, the C++ tests and a
-# share of the MPI tests again under AddressSanitizer and UndefinedBehaviorSanitizer, then
-# pytest. Run scripts/setup.sh first.
+# share of the MPI tests again under AddressSanitizer and UndefinedBehaviorSanitizer, MPICH's
+# all-to-all tests under the PMPI interposer (tests/external), then pytest. Run scripts/setup.sh first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest --test-dir build/cpp --output-on-failure -j2
@@ -24,6 +24,12 @@ if [ -x build/sanitize/tests/mpi/optiq_schedule_tests ]; then
     # shellcheck disable=SC2086  # $t carries the program's arguments
     timeout 300 mpirun -np 4 build/sanitize/tests/mpi/$t | tail -1
   done
+fi
+
+if [ -f build/cpp/src/pmpi/liboptiq_pmpi.so ]; then
+  echo "== MPICH's all-to-all tests, unmodified, under the PMPI interposer"
+  tests/external/build.sh >/dev/null
+  tests/external/matrix.sh --small --lib build/cpp/src/pmpi/liboptiq_pmpi.so
 fi
 
 .venv/bin/python -m pytest -q tests/python

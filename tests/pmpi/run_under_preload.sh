@@ -23,10 +23,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ -n "$lib" ] && [ -n "$np" ] && [ $# -gt 0 ] || { echo "run_under_preload.sh: --lib, --np and a program are required" >&2; exit 2; }
-if [ -z "$topology" ]; then
-  case "$np" in 1) topology=torus:1 ;; 2) topology=torus:2 ;; 4) topology=torus:2x2 ;; 8) topology=torus:2x2x2 ;;
-    16) topology=torus:2x2x2x2 ;; *) topology=torus:$np ;; esac
-fi
+. "$(dirname "$0")/topology_for.sh"
+[ -n "$topology" ] || topology=$(topology_for "$np")
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 err=$(mktemp)
 trap 'rm -f "$err"' EXIT
