@@ -1,4 +1,4 @@
-// MPI_Alltoallv, MPI_Ialltoallv and MPI_Alltoall, taken by optiq where it can serve them and
+// MPI_Alltoallv, MPI_Ialltoallv, MPI_Alltoall and MPI_Ialltoall, taken by optiq where it can serve them and
 // passed to the PMPI_ call otherwise. Every decision to pass is the same on every rank of the
 // communicator (it depends on the communicator, on settings every rank shares, on the type
 // signature MPI requires to match, or on a status optiq agrees on across ranks), so no rank is
@@ -20,6 +20,38 @@ namespace {
 
 std::string refused(int status, optiq_t ctx) {
   return std::string(optiq_status_name(status)) + ": " + optiq_error_string(ctx);
+}
+
+// An all-to-all of one count per pair as optiq_alltoallv's arrays: a = [send counts, send
+// displacements, receive counts, receive displacements], one entry per rank each. False, with
+// *why, where optiq has nothing to gain or cannot express it.
+bool as_alltoallv(const void* sendbuf, int& sendcount, MPI_Datatype& sendtype, int recvcount, MPI_Datatype recvtype,
+                  MPI_Comm comm, std::vector<int>* a, std::string* why) {
+  if (sendbuf == MPI_IN_PLACE) {  // the send arguments are ignored and may hold anything
+    sendcount = recvcount;
+    sendtype = recvtype;
+  }
+  int size = 0, type_size = 0;
+  PMPI_Comm_size(comm, &size);
+  // The receive side's signature equals every sender's, so every rank sees the same bytes per pair.
+  PMPI_Type_size(recvtype, &type_size);
+  if (static_cast<long long>(recvcount) * type_size < static_cast<long long>(config().options.direct_threshold_bytes)) {
+    *why = "below the direct threshold per pair";  // optiq would send each pair directly, as MPI does
+    return false;
+  }
+  if (sendcount < 0 || recvcount < 0 || static_cast<long long>(size) * recvcount > INT_MAX ||
+      static_cast<long long>(size) * sendcount > INT_MAX) {
+    *why = "displacements beyond int";
+    return false;
+  }
+  a->assign(4 * static_cast<std::size_t>(size), 0);
+  for (int r = 0; r < size; ++r) {
+    (*a)[r] = sendcount;
+    (*a)[size + r] = r * sendcount;
+    (*a)[2 * size + r] = recvcount;
+    (*a)[3 * size + r] = r * recvcount;
+  }
+  return true;
 }
 
 }  // namespace
@@ -75,35 +107,13 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   if (inside_optiq()) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   std::string why;
+  std::vector<int> a;
   optiq_t ctx = context_for(comm, &why);
-  int size = 0, type_size = 0;
-  PMPI_Comm_size(comm, &size);
-  // The receive side's signature equals every sender's, so every rank sees the same bytes per pair.
-  PMPI_Type_size(recvtype, &type_size);
-  const long long pair_bytes = static_cast<long long>(recvcount) * type_size;
-  if (ctx && pair_bytes < static_cast<long long>(config().options.direct_threshold_bytes)) {
-    // optiq would send every pair directly, as MPI does: nothing to plan.
-    why = "below the direct threshold per pair";
-    ctx = nullptr;
-  }
-  if (sendbuf == MPI_IN_PLACE) {  // the send arguments are ignored and may hold anything
-    sendcount = recvcount;
-    sendtype = recvtype;
-  }
-  if (ctx && (sendcount < 0 || recvcount < 0 || static_cast<long long>(size) * recvcount > INT_MAX ||
-              static_cast<long long>(size) * sendcount > INT_MAX)) {
-    why = "displacements beyond int";
-    ctx = nullptr;
-  }
-  if (ctx) {
-    std::vector<int> scounts(size, sendcount), sdispls(size), rcounts(size, recvcount), rdispls(size);
-    for (int r = 0; r < size; ++r) {
-      sdispls[r] = r * sendcount;
-      rdispls[r] = r * recvcount;
-    }
+  if (ctx && as_alltoallv(sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &a, &why)) {
+    const int n = static_cast<int>(a.size() / 4);
     InsideOptiq in;
-    const int status = optiq_alltoallv(sendbuf, scounts.data(), sdispls.data(), sendtype, recvbuf, rcounts.data(),
-                                       rdispls.data(), recvtype, ctx);
+    const int status =
+        optiq_alltoallv(sendbuf, &a[0], &a[n], sendtype, recvbuf, &a[2 * n], &a[3 * n], recvtype, ctx);
     if (status == OPTIQ_SUCCESS) {
       count_taken(comm, Call::alltoall);
       return MPI_SUCCESS;
@@ -112,6 +122,32 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   }
   count_passed(comm, Call::alltoall, why);
   return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  if (inside_optiq())
+    return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  std::string why;
+  std::vector<int> a;
+  optiq_t ctx = context_for(comm, &why);
+  if (ctx && as_alltoallv(sendbuf, sendcount, sendtype, recvcount, recvtype, comm, &a, &why)) {
+    const int n = static_cast<int>(a.size() / 4);
+    optiq_request_t operation = nullptr;
+    int status;
+    {
+      InsideOptiq in;
+      status = optiq_ialltoallv(sendbuf, &a[0], &a[n], sendtype, recvbuf, &a[2 * n], &a[3 * n], recvtype, ctx,
+                                &operation);
+    }
+    if (status == OPTIQ_SUCCESS) {
+      count_taken(comm, Call::ialltoall);
+      return adopt(ctx, operation, request, std::move(a));  // the operation reads a until it completes
+    }
+    why = refused(status, ctx);
+  }
+  count_passed(comm, Call::ialltoall, why);
+  return PMPI_Ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
 }
 
 }  // extern "C"

@@ -15,6 +15,7 @@ struct Pending {
   optiq_request_t operation = nullptr;  // nullptr once complete
   MPI_Request request = MPI_REQUEST_NULL;
   int status = OPTIQ_SUCCESS;  // of the operation, once complete
+  std::vector<int> arrays;     // what the operation reads, when the interposer made it
 };
 
 std::vector<Pending*> pending;  // started, not yet complete
@@ -52,8 +53,8 @@ void finish(std::size_t i, int status) {
 
 }  // namespace
 
-int adopt(optiq_t ctx, optiq_request_t operation, MPI_Request* request) {
-  auto* p = new Pending{ctx, operation, MPI_REQUEST_NULL};
+int adopt(optiq_t ctx, optiq_request_t operation, MPI_Request* request, std::vector<int> arrays) {
+  auto* p = new Pending{ctx, operation, MPI_REQUEST_NULL, OPTIQ_SUCCESS, std::move(arrays)};
   const int rc = PMPI_Grequest_start(query, release, cancel, p, request);
   if (rc != MPI_SUCCESS) {
     InsideOptiq in;

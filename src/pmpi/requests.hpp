@@ -6,12 +6,15 @@
 
 #include <mpi.h>
 
+#include <vector>
+
 #include "optiq/optiq.h"
 
 namespace optiq::pmpi {
 
-// Wraps a started operation on ctx in a new MPI request.
-int adopt(optiq_t ctx, optiq_request_t operation, MPI_Request* request);
+// Wraps a started operation on ctx in a new MPI request. arrays: counts and displacements the
+// operation reads until it completes, kept alive with it (empty when the application owns them).
+int adopt(optiq_t ctx, optiq_request_t operation, MPI_Request* request, std::vector<int> arrays = {});
 // Makes progress on every pending operation; completes the requests of finished ones.
 void progress_all();
 bool any_pending();

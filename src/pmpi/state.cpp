@@ -88,6 +88,23 @@ std::vector<int> nodes_of(MPI_Comm comm, int ranks_per_node) {
   return in_world;
 }
 
+// Open MPI 4's one-sided component (osc/rdma) names a window's shared-memory segment after the
+// communicator's id, which disjoint communicators made at the same time share: two such windows
+// on one host unlink each other's segment and crash in MPI_Win_detach. Windows on communicators
+// that span MPI_COMM_WORLD cannot collide, so the one-sided transport is used there only; the
+// others get the two-sided one (docs/interposition.md).
+bool rma_unsafe_on(MPI_Comm comm) {
+#ifdef OPEN_MPI
+  int size = 0, world = 0;
+  PMPI_Comm_size(comm, &size);
+  PMPI_Comm_size(MPI_COMM_WORLD, &world);
+  return size != world;
+#else
+  (void)comm;
+  return false;
+#endif
+}
+
 CommRecord* create(MPI_Comm comm) {
   const Config& cfg = config();
   auto* rec = new CommRecord;
@@ -99,6 +116,7 @@ CommRecord* create(MPI_Comm comm) {
   } else {
     optiq_options o = cfg.options;
     o.rank_to_node = nodes.data();
+    if (o.transport == OPTIQ_TRANSPORT_RMA && rma_unsafe_on(comm)) o.transport = OPTIQ_TRANSPORT_P2P;
     InsideOptiq in;
     const int status = optiq_create(comm, cfg.topology.c_str(), &o, &rec->ctx);
     if (status != OPTIQ_SUCCESS) {
@@ -129,6 +147,7 @@ const char* call_name(Call call) {
     case Call::alltoallv: return "alltoallv";
     case Call::ialltoallv: return "ialltoallv";
     case Call::alltoall: return "alltoall";
+    case Call::ialltoall: return "ialltoall";
   }
   return "?";
 }
@@ -201,9 +220,9 @@ std::map<std::string, unsigned long long> gather_passed() {
 }
 
 void print_summary() {
-  unsigned long long mine[] = {totals.taken[0], totals.taken[1],   totals.taken[2],      totals.contexts,
-                               totals.plans_made, totals.plans_cached, totals.forwarded_bytes,
-                               totals.injected_bytes};
+  unsigned long long mine[] = {totals.taken[0],       totals.taken[1],     totals.taken[2],
+                               totals.taken[3],       totals.contexts,     totals.plans_made,
+                               totals.plans_cached,   totals.forwarded_bytes, totals.injected_bytes};
   constexpr int n = sizeof mine / sizeof mine[0];
   unsigned long long sum[n] = {};
   PMPI_Reduce(mine, sum, n, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -213,9 +232,10 @@ void print_summary() {
   for (const auto& [why, calls] : passed) passed_total += calls;
   const Config& cfg = config();
   std::fprintf(stderr,
-               "optiq: summary taken=%llu passed=%llu alltoallv=%llu ialltoallv=%llu alltoall=%llu contexts=%llu "
-               "plans_made=%llu plans_cached=%llu forwarded_bytes=%llu injected_bytes=%llu\n",
-               sum[0] + sum[1] + sum[2], passed_total, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6], sum[7]);
+               "optiq: summary taken=%llu passed=%llu alltoallv=%llu ialltoallv=%llu alltoall=%llu ialltoall=%llu "
+               "contexts=%llu plans_made=%llu plans_cached=%llu forwarded_bytes=%llu injected_bytes=%llu\n",
+               sum[0] + sum[1] + sum[2] + sum[3], passed_total, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
+               sum[7], sum[8]);
   if (cfg.enabled)
     std::fprintf(stderr, "optiq: settings topology=%s planner=%s transport=%s ranks_per_node=%d\n",
                  cfg.topology.c_str(), cfg.options.planner, cfg.options.transport == OPTIQ_TRANSPORT_RMA ? "rma" : "p2p",

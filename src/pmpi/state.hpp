@@ -9,8 +9,8 @@
 
 namespace optiq::pmpi {
 
-enum class Call { alltoallv = 0, ialltoallv = 1, alltoall = 2 };
-constexpr int kCalls = 3;
+enum class Call { alltoallv = 0, ialltoallv = 1, alltoall = 2, ialltoall = 3 };
+constexpr int kCalls = 4;
 const char* call_name(Call call);
 
 // The context optiq uses on comm, made on the first call there (collectively: every rank

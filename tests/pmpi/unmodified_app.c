@@ -1,7 +1,7 @@
 /* An MPI application that knows nothing of optiq: all-to-all exchanges of every kind the
  * interposer meets (blocking, nonblocking with each wait/test call, MPI_IN_PLACE, sub- and
  * intercommunicators, non-contiguous datatypes, MPI_Alltoall above and below the direct
- * threshold, freed communicators), each checked byte by byte. Run it under LD_PRELOAD of
+ * threshold, MPI_Ialltoall, freed communicators), each checked byte by byte. Run it under LD_PRELOAD of
  * liboptiq_pmpi.so (run_under_preload.sh) or without: the results must be the same.
  *
  *   mpirun -np 8 ./unmodified_app [seed]       prints "unmodified_app: N checks, 0 errors" */
@@ -154,14 +154,20 @@ static void nonblocking(MPI_Comm comm, int tag) {
   }
 }
 
-static void alltoall(MPI_Comm comm, int per_pair, const char *what) {
+static void alltoall(MPI_Comm comm, int per_pair, int nonblocking, const char *what) {
   int size, rank;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   unsigned char *s = malloc((size_t)per_pair * size), *r = malloc((size_t)per_pair * size);
   for (int p = 0; p < size; ++p)
     for (long i = 0; i < per_pair; ++i) s[(long)p * per_pair + i] = expected(5, rank, p, i);
-  MPI_Alltoall(s, per_pair, MPI_BYTE, r, per_pair, MPI_BYTE, comm);
+  if (nonblocking) {
+    MPI_Request req;
+    MPI_Ialltoall(s, per_pair, MPI_BYTE, r, per_pair, MPI_BYTE, comm, &req);
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Alltoall(s, per_pair, MPI_BYTE, r, per_pair, MPI_BYTE, comm);
+  }
   int ok = 1;
   for (int p = 0; p < size; ++p)
     for (long i = 0; i < per_pair; ++i) ok &= r[(long)p * per_pair + i] == expected(5, p, rank, i);
@@ -239,8 +245,9 @@ int main(int argc, char **argv) {
   MPI_Comm_free(&parity);  /* its optiq context goes with it */
   MPI_Comm_free(&reversed);
 
-  alltoall(MPI_COMM_WORLD, 64 << 10, "MPI_Alltoall 64 KiB per pair");
-  alltoall(MPI_COMM_WORLD, 16, "MPI_Alltoall 16 bytes per pair");
+  alltoall(MPI_COMM_WORLD, 64 << 10, 0, "MPI_Alltoall 64 KiB per pair");
+  alltoall(MPI_COMM_WORLD, 16, 0, "MPI_Alltoall 16 bytes per pair");
+  alltoall(MPI_COMM_WORLD, 64 << 10, 1, "MPI_Ialltoall 64 KiB per pair");
   strided(MPI_COMM_WORLD);
   intercommunicator(MPI_COMM_WORLD);
 
