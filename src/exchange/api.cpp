@@ -118,6 +118,8 @@ int optiq_sparse_exchange(MPI_Comm comm, int nsend, const int* dests, const void
     return exchange(comm, nsend, dests, sendbufs, sendsizes, as_int(protocol), options, result);
   } catch (const std::exception& e) {  // std::bad_alloc: peers may be waiting for this rank
     fatal(e.what());
+  } catch (...) {  // nothing may unwind into a C caller
+    fatal("an unknown exception");
   }
 }
 
