@@ -37,7 +37,7 @@ def add_topology_arguments(parser: argparse.ArgumentParser) -> None:
 def add_count_arguments(g, seed_max: int = SEED_MAX) -> None:
     """--sources, --dests, --start-src, --start-dst and --seed of the core's patterns."""
     g.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
-                   help="number of sources (default -1: P/16 of the P nodes, see below)")
+                   help="number of sources (default -1: P/16 of the P nodes, see above)")
     g.add_argument("--dests", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="N",
                    help="number of destinations (default -1: P/2, at least 1)")
     g.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="NODE",
@@ -48,9 +48,9 @@ def add_count_arguments(g, seed_max: int = SEED_MAX) -> None:
                    help="seed for random pairings and sizes (default: 0)")
 
 
-PATTERN_RULE = ("Without --sources, a pattern on P nodes has P/16 sources, at least one; when the "
-                "destinations do not split evenly among them, the largest smaller number that splits "
-                "them evenly (on 8 nodes: 1 source, 4 destinations).")
+PATTERN_RULE = ("Without --sources, a pattern on P nodes has P/16 sources, at least one; when the\n"
+                "destinations do not split evenly among them, the largest smaller number that\n"
+                "splits them evenly (on 8 nodes: 1 source, 4 destinations).")
 
 
 def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:

@@ -34,6 +34,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     start = time.perf_counter()
+    os.makedirs(args.out_dir or ".", exist_ok=True)  # an unusable directory fails now, not after planning
     topology = _core.parse_topology("mira:1024")
     routing = _core.make_routing("bgq", topology)
     progress = Progress(quiet=args.quiet)

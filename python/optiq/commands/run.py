@@ -48,7 +48,7 @@ def register(subparsers) -> None:
     job.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
                      help="rank r runs on node r / R (default: %(default)s)")
     pat = p.add_argument_group("pattern (ranks are the endpoints)",
-                               "Core patterns over N ranks: without --sources, N/16 sources, at least one "
+                               "Core patterns over N ranks: without --sources, N/16 sources, at least one\n"
                                "(fewer if the destinations would not split evenly), and N/2 destinations.")
     src = pat.add_mutually_exclusive_group()
     src.add_argument("--pattern", default="alltoall", metavar="P",
