@@ -6,7 +6,6 @@ import time
 from dataclasses import dataclass, field
 
 from . import _core
-from .lp.planners import LpOptions, plan_opt, plan_optimal
 from .metrics import METRIC_KEYS, PlanMetrics  # noqa: F401 (METRIC_KEYS: part of this module's interface)
 
 
@@ -55,7 +54,11 @@ class Result:
         return out
 
 
-def _lp_options(o: PlannerOptions) -> LpOptions:
+# The LP planners load numpy and HiGHS, half a second at every start of the command line
+# otherwise: they are imported when one of them runs.
+def _lp_options(o: PlannerOptions):
+    from .lp.planners import LpOptions
+
     return LpOptions(k=o.k, hop_bound=o.hop_bound, min_path_bytes=o.min_path_bytes, max_paths=o.max_paths,
                      forward_bandwidth=o.forward_bandwidth, gap=o.gap)
 
@@ -77,10 +80,14 @@ def _mcf(workload, o, candidates, progress):
 
 
 def _opt(workload, o, candidates, progress):
+    from .lp.planners import plan_opt
+
     return plan_opt(workload, _lp_options(o), candidates, progress)
 
 
 def _optimal(workload, o, candidates, progress):
+    from .lp.planners import plan_optimal
+
     return plan_optimal(workload, _lp_options(o), progress)
 
 

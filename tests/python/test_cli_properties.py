@@ -34,6 +34,11 @@ REAL = st.one_of(FLOATS, TRICKY, HUGE, TEXT)
 WORD = st.one_of(TRICKY, TEXT)
 PATH = st.one_of(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00/"), max_size=24),
                  st.sampled_from(["", ".", "..", "x" * 300, "plan.json/inside", "a.PNG", "a.svgz"]))
+# optiq demo runs a full 1024-node comparison for any usable directory (test_cli_plan covers
+# that): here only unusable ones, beneath a file or with a name too long.
+UNUSABLE_DIR = st.one_of(st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00/"),
+                                 max_size=16).map(lambda s: "plan.json/" + s),
+                         st.sampled_from(["plan.json", "x" * 300]))
 # --mpirun runs what it names: only names that cannot be a harmful program.
 LAUNCHER = st.sampled_from(["", "mpirun-that-does-not-exist", "/nonexistent/mpirun", "\u00e9", " "])
 
@@ -52,7 +57,7 @@ COMMANDS = {
              {"--topology": WORD, "--routing": WORD, "--link-bandwidth": REAL, "--requests": PATH, "--chunk": WORD,
               "--out": PATH, "--plot": PATH, **PATTERN_OPTIONS, **PLANNER_OPTIONS}, 20),
     "show": (["{plan}"], {"": PATH, "--link-bandwidth": REAL, "--forward-bandwidth": REAL}, 20),
-    "demo": (["--quiet"], {"--out-dir": PATH}, 2),
+    "demo": (["--quiet"], {"--out-dir": UNUSABLE_DIR}, 5),
     "platform": (["--topology=torus:2x2", "--out=p.xml"],
                  {"--topology": WORD, "--link-bandwidth": REAL, "--latency": REAL, "--ranks-per-node": INTEGER,
                   "--out": PATH}, 20),
@@ -120,6 +125,8 @@ def test_any_option_value_ends_in_success_or_one_error_line(command, workdir):
 def test_the_baselines_are_valid(workdir):
     """Each example changes one option of a command line that works as it is."""
     for command, (base, _, _) in COMMANDS.items():
+        if command == "demo":  # test_cli_plan runs it as it is
+            continue
         argv = [command, *(a.format(plan=workdir / "plan.json") for a in base)]
         proc = subprocess.run([str(OPTIQ), *argv], capture_output=True, text=True, cwd=workdir,
                               stdin=subprocess.DEVNULL, timeout=120)
