@@ -14,6 +14,7 @@ command -v ninja >/dev/null || need_apt+=(ninja-build)
 command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/gtest/gtest.h ] || need_apt+=(libgtest-dev)
 [ -f /usr/include/nlohmann/json.hpp ] || need_apt+=(nlohmann-json3-dev)
+command -v clang++ >/dev/null || need_apt+=(clang libfuzzer-14-dev)  # fuzz/run.sh
 [ -f /usr/include/CLI/CLI.hpp ] || need_apt+=(libcli11-dev)  # the C++ drivers' command lines
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
 command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)

@@ -33,3 +33,4 @@ if [ -f build/cpp/src/pmpi/liboptiq_pmpi.so ]; then
 fi
 
 .venv/bin/python -m pytest -q tests/python
+fuzz/run.sh  # every parser's libFuzzer harness for 20 s (fuzz/README.md)
