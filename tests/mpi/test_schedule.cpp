@@ -80,6 +80,98 @@ TEST(ForwardingPoints, ATurnAtAnEmptyNodeLeavesThePlan) {
   EXPECT_TRUE(off);
 }
 
+namespace {
+
+// The definition: from each copy, the farthest occupied node (or the end) that the default
+// route reaches along the path, trying every candidate. Quadratic in the path's length.
+std::vector<std::size_t> reference_points(const Topology& t, const RoutingModel& r, NodeId src, const LinkPath& path,
+                                          const Placement& pl, bool* off_plan) {
+  const std::vector<NodeId> nodes = path_nodes(t, src, path);
+  auto follows = [&](std::size_t i, std::size_t j) {
+    const LinkPath route = r.route(nodes[i], nodes[j]);
+    if (route.size() != j - i) return false;
+    for (std::size_t k = 0; k < route.size(); ++k)
+      if (t.link_dst(route[k]) != nodes[i + k + 1]) return false;
+    return true;
+  };
+  std::vector<std::size_t> points;
+  *off_plan = false;
+  for (std::size_t i = 0, h = path.size(); i < h;) {
+    std::size_t reach = 0;
+    for (std::size_t j = h; j > i && reach == 0; --j)
+      if ((j == h || pl.occupied(nodes[j])) && (j == i + 1 || follows(i, j))) reach = j;
+    if (reach == 0) {
+      *off_plan = true;
+      break;
+    }
+    if (reach < h) points.push_back(reach);
+    i = reach;
+  }
+  return points;
+}
+
+// A random simple path from src: each step to a random unvisited neighbour.
+LinkPath random_simple_path(const Topology& t, NodeId src, std::size_t hops, Rng& rng) {
+  LinkPath path;
+  std::set<NodeId> seen{src};
+  for (NodeId at = src; path.size() < hops;) {
+    std::vector<LinkId> open;
+    for (LinkId l : t.out_links(at))
+      if (!seen.count(t.link_dst(l))) open.push_back(l);
+    if (open.empty()) break;
+    const LinkId l = open[rng.below(open.size())];
+    path.push_back(l);
+    at = t.link_dst(l);
+    seen.insert(at);
+  }
+  return path;
+}
+
+}  // namespace
+
+TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
+  Rng rng(5);
+  for (const char* spec : {"torus:4x4", "torus:2x2x2x2", "mesh:3x5", "bgq:2x2x4x2x2", "torus:8x3m", "torus:7x6"})
+    for (const std::string& model : routing_names()) {
+      const Topology t = parse_topology(spec);
+      const auto routing = make_routing(model, t);
+      for (int trial = 0; trial < 40; ++trial) {
+        std::vector<NodeId> map;  // some nodes without a rank
+        for (NodeId n = 0; n < t.num_nodes(); ++n)
+          if (trial % 2 == 0 || rng.below(3) > 0) map.push_back(n);
+        const Placement pl(t, static_cast<int>(map.size()), 1, map);
+        const NodeId src = map[rng.below(map.size())];
+        const LinkPath path = random_simple_path(t, src, 1 + rng.below(t.num_nodes()), rng);
+        bool off = false, ref_off = false;
+        EXPECT_EQ(forwarding_points(t, *routing, src, path, pl, &off),
+                  reference_points(t, *routing, src, path, pl, &ref_off))
+            << spec << " " << model << " trial " << trial;
+        EXPECT_EQ(off, ref_off);
+      }
+    }
+}
+
+// A snake through every node of torus:300x300: 89,999 hops, scheduled in well under a second
+// (the definition, quadratic in the length, takes about three minutes).
+TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
+  const Topology t = parse_topology("torus:300x300");
+  const Placement pl(t, t.num_nodes(), 1);
+  const auto routing = make_routing("dor", t);
+  LinkPath snake;
+  NodeId at = 0;
+  for (int row = 0; row < 300; ++row)
+    for (int k = 0; k < 300; ++k) {
+      if (k == 299 && row == 299) break;
+      snake.push_back(k < 299 ? t.link(at, 1, row % 2 ? -1 : +1) : t.link(at, 0, +1));
+      at = t.link_dst(snake.back());
+    }
+  bool off = true;
+  const auto copies = forwarding_points(t, *routing, 0, snake, pl, &off);
+  EXPECT_FALSE(off);
+  EXPECT_GT(copies.size(), 300u);  // at least one per row
+  for (std::size_t k = 1; k < copies.size(); ++k) EXPECT_LT(copies[k - 1], copies[k]);
+}
+
 TEST(Placement, BlocksMapsAndErrors) {
   const Topology t = parse_topology("torus:2x2");
   const Placement blocks(t, 8, 2);

@@ -17,8 +17,21 @@ bool follows_default_route(const Topology& topo, const RoutingModel& routing, co
   return true;
 }
 
+// The last index j such that nodes[i..j] is a shortest path. Every routing model routes along
+// shortest paths, so no stretch beyond it can be a default route (a model that did not would
+// only get extra copies); and a stretch that is not shortest has no shortest extension, so
+// one walk finds it.
+std::size_t shortest_reach(const Topology& topo, const std::vector<NodeId>& nodes, std::size_t i) {
+  std::size_t j = i + 1;
+  while (j + 1 < nodes.size() && topo.hop_distance(nodes[i], nodes[j + 1]) == static_cast<int>(j + 1 - i)) ++j;
+  return j;
+}
+
 }  // namespace
 
+// Work grows with the path's length times the topology's diameter, not with the square of its
+// length: a plan file may hold simple paths of hundreds of thousands of hops, which the
+// planning rank schedules while every other rank waits.
 std::vector<std::size_t> forwarding_points(const Topology& topo, const RoutingModel& routing, NodeId src,
                                            const LinkPath& path, const Placement& placement, bool* off_plan) {
   const std::vector<NodeId> nodes = path_nodes(topo, src, path);
@@ -27,10 +40,19 @@ std::vector<std::size_t> forwarding_points(const Topology& topo, const RoutingMo
   *off_plan = false;
   std::size_t i = 0;
   while (i < h) {
-    // The farthest occupied node the default route reaches along the path. One hop always
-    // follows the default route, so only an empty neighbour can leave nothing to reach.
+    // How far the default route follows the path: the default route to a node on the way is
+    // the start of the default route beyond it (dimension by dimension, the same way round),
+    // so "follows" holds up to some point and not after, and bisection finds it.
+    std::size_t lo = i + 1, hi = shortest_reach(topo, nodes, i);  // one hop always follows
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo + 1) / 2;
+      if (follows_default_route(topo, routing, nodes, i, mid)) lo = mid;
+      else hi = mid - 1;
+    }
+    // The farthest occupied node up to there. Each candidate is checked again, so a routing
+    // model without that property could only cost extra copies, never a stretch off its route.
     std::size_t reach = 0;
-    for (std::size_t j = h; j > i; --j) {
+    for (std::size_t j = lo; j > i; --j) {
       if (j < h && !placement.occupied(nodes[j])) continue;
       if (j == i + 1 || follows_default_route(topo, routing, nodes, i, j)) {
         reach = j;
