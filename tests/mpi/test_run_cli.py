@@ -49,7 +49,7 @@ def test_table_output_and_plan_files(tmp_path):
     (["--planner", "nope"], "unknown planner 'nope'"),
     (["--topology", "torus:2x3y"], "2x3y"),
     (["--pattern", "spiral"], "spiral"),
-    (["--np", "5"], "outside"),
+    (["--np", "5"], "more ranks than torus:2x2 holds"),
     (["--bytes", "lots"], "lots"),
     (["--plan", "/nonexistent/plan.json"], "/nonexistent/plan.json"),
 ])
