@@ -2,8 +2,8 @@
 
 1. MPICH's all-to-all tests (tests/external) for every core planner, both transports and 2, 4,
    8 and 16 ranks: each run checks its own data; the summary says whether optiq took the calls.
-2. OSU's osu_alltoallv and osu_ialltoallv for every core planner, both transports and 2-16
-   ranks: each must exit 0 with its calls taken by optiq.
+2. OSU's osu_alltoallv (and osu_ialltoallv with --with-ialltoallv) for every core planner, both
+   transports and 2-16 ranks: each must exit 0 with its calls taken by optiq.
 3. OSU's osu_alltoallv, latency per message size, without the interposer (MPI_Alltoallv) and
    with it, planner ``default`` (every message on its direct default route: what optiq itself
    costs, since one machine has no links for multiple paths to relieve) and ``mcf``
@@ -63,11 +63,12 @@ def osu_once(osu: str, np_: int, planner: str | None, sizes: str, iterations: in
     return {int(size): float(us) for size, us in rows}
 
 
-def osu_matrix(osu: str) -> list[str]:
-    """osu_alltoallv (and osu_ialltoallv beside it, when built) under the interposer for every
+def osu_matrix(osu: str, with_ialltoallv: bool) -> list[str]:
+    """osu_alltoallv (and osu_ialltoallv beside it, on request) under the interposer for every
     core planner and transport at 2, 4, 8 and 16 ranks: exit 0, every call taken by optiq."""
     lines = []
-    programs = [osu] + [p for p in [str(Path(osu).with_name("osu_ialltoallv"))] if os.access(p, os.X_OK)]
+    nonblocking = str(Path(osu).with_name("osu_ialltoallv"))
+    programs = [osu] + ([nonblocking] if with_ialltoallv and os.access(nonblocking, os.X_OK) else [])
     for program in programs:
         for planner in ("default", "heu1", "heu2", "mcf"):
             for transport in ("p2p", "rma"):
@@ -196,14 +197,17 @@ def main() -> None:
     p.add_argument("--repeats", type=int, default=3, help="alternating runs per configuration (default: 3)")
     p.add_argument("--no-mpich", action="store_true", help="skip the MPICH test matrix")
     p.add_argument("--no-osu-matrix", action="store_true", help="skip OSU under every planner and transport")
+    p.add_argument("--with-ialltoallv", action="store_true",
+                   help="osu_ialltoallv (beside --osu) in the matrix too; its compute calibration takes long "
+                        "on an oversubscribed machine")
     args = p.parse_args()
     if not LIB.exists():
         sys.exit(f"{LIB} is missing: run scripts/setup.sh first")
     if args.osu and not os.access(args.osu, os.X_OK):
         sys.exit(f"--osu: not an executable: {args.osu}")
-    matrix = [] if args.no_mpich else mpich_matrix()
-    osu_runs = osu_matrix(args.osu) if args.osu and not args.no_osu_matrix else []
     rows = osu_series(args.osu, args.ranks, args.sizes, args.iterations, args.repeats) if args.osu else []
+    osu_runs = osu_matrix(args.osu, args.with_ialltoallv) if args.osu and not args.no_osu_matrix else []
+    matrix = [] if args.no_mpich else mpich_matrix()
     write(rows, matrix, osu_runs, args)
 
 

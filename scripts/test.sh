@@ -32,5 +32,6 @@ if [ -f build/cpp/src/pmpi/liboptiq_pmpi.so ]; then
   tests/external/matrix.sh --small --lib build/cpp/src/pmpi/liboptiq_pmpi.so
 fi
 
-.venv/bin/python -m pytest -q tests/python
 fuzz/run.sh  # every parser's libFuzzer harness for 20 s (fuzz/README.md)
+
+.venv/bin/python -m pytest -q tests/python
