@@ -34,15 +34,17 @@ def add_topology_arguments(parser: argparse.ArgumentParser) -> None:
                    help="capacity of every link in bytes/s (default: 1.8e9, BG/Q)")
 
 
-def add_count_arguments(g, seed_max: int = SEED_MAX) -> None:
-    """--sources, --dests, --start-src, --start-dst and --seed of the core's patterns."""
+def add_count_arguments(g, seed_max: int = SEED_MAX, members: str = "nodes") -> None:
+    """--sources, --dests, --start-src, --start-dst and --seed of the core's patterns, over the
+    P ``members`` (nodes of a topology, or the ranks of ``optiq run``)."""
+    one = members[:-1].upper()
     g.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
-                   help="number of sources (default -1: P/16 of the P nodes, see above)")
+                   help=f"number of sources (default -1: P/16 of the P {members}, see above)")
     g.add_argument("--dests", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="N",
                    help="number of destinations (default -1: P/2, at least 1)")
-    g.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="NODE",
+    g.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar=one,
                    help="first source (default -1: the pattern's own)")
-    g.add_argument("--start-dst", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="NODE",
+    g.add_argument("--start-dst", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar=one,
                    help="first destination (default -1: the pattern's own)")
     g.add_argument("--seed", type=integer(0, seed_max), default=0,
                    help="seed for random pairings and sizes (default: 0)")

@@ -12,7 +12,7 @@ from .. import _core
 from ..failure import failure_summary
 from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, size_spec, timeout
 from ..textfile import decode_text
-from ..workload import COUNT_MAX, pattern_counts
+from ..workload import add_count_arguments, pattern_counts
 from .common import INFLIGHT_MAX, NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
@@ -58,16 +58,7 @@ def register(subparsers) -> None:
     src.add_argument("--plan", metavar="FILE", help="execute this plan file instead (optiq plan --out)")
     pat.add_argument("--bytes", type=size_spec, default="1MiB", metavar="SIZE",
                      help="bytes per message: 1MiB, 64KiB, uniform:LO:HI, pareto:ALPHA:MIN[:MAX] (default: %(default)s)")
-    pat.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
-                     help="sources of a core pattern (default -1: see above)")
-    pat.add_argument("--dests", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="D",
-                     help="destinations of a core pattern (default -1: N/2)")
-    pat.add_argument("--start-src", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="R",
-                     help="first source rank of a core pattern (default -1: the pattern's own)")
-    pat.add_argument("--start-dst", type=integer(0, COUNT_MAX, sentinel=-1), default=-1, metavar="R",
-                     help="first destination rank (default -1: the pattern's own)")
-    pat.add_argument("--seed", type=integer(0, DRIVER_SEED_MAX), default=0,
-                     help="seed for random patterns and sizes (default: 0)")
+    add_count_arguments(pat, seed_max=DRIVER_SEED_MAX, members="ranks")
     rt = p.add_argument_group("runtime")
     rt.add_argument("--planner", default="mcf", metavar="X",
                     help=f"planner of the core: {', '.join(_core.planner_names())} (default: %(default)s)")
