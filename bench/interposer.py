@@ -150,6 +150,8 @@ def write(rows: list[dict], matrix: list[str], osu_runs: list[str], args: argpar
           "One shared 2-core VM, Open MPI 4.1 with shared memory between ranks, so there is no network for "
           "multiple paths to relieve: these numbers are what the interposer and the runtime cost, not what "
           "they gain. The simulation (bench/simulation) is where the gain is measured.", ""]
+    if args.note:
+        md += [f"Conditions: {args.note}", ""]
     if matrix:
         md += ["## MPICH's all-to-all tests, every planner and transport", "",
                "Command: `tests/external/matrix.sh --full --lib build/cpp/src/pmpi/liboptiq_pmpi.so` "
@@ -158,9 +160,9 @@ def write(rows: list[dict], matrix: list[str], osu_runs: list[str], args: argpar
                "```", *matrix, "```", ""]
     if osu_runs:
         md += ["## OSU under the interposer, every planner and transport", "",
-               "osu_alltoallv (and osu_ialltoallv) at 2, 4, 8 and 16 ranks, 1 byte to 1 MiB per message, 5 "
-               "iterations: a run passes when it exits 0 and optiq took its calls (`taken` > 0; messages "
-               "below the direct threshold, 16 KiB, go to MPI as `passed`).", "", "```", *osu_runs, "```", ""]
+               "osu_alltoallv (with --with-ialltoallv also osu_ialltoallv) at 2, 4, 8 and 16 ranks, 1 byte to "
+               "1 MiB per message, 5 iterations: a run passes when it exits 0 and optiq took its calls "
+               "(`taken` > 0; below the direct threshold, 16 KiB, optiq sends each message directly).", "", "```", *osu_runs, "```", ""]
     if rows:
         with open(RESULTS / "interposer_osu.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
@@ -196,6 +198,7 @@ def main() -> None:
     p.add_argument("--iterations", type=int, default=50, help="OSU's -i (default: 50)")
     p.add_argument("--repeats", type=int, default=3, help="alternating runs per configuration (default: 3)")
     p.add_argument("--no-mpich", action="store_true", help="skip the MPICH test matrix")
+    p.add_argument("--note", default="", help="what else the machine was doing, for the report")
     p.add_argument("--no-osu-matrix", action="store_true", help="skip OSU under every planner and transport")
     p.add_argument("--with-ialltoallv", action="store_true",
                    help="osu_ialltoallv (beside --osu) in the matrix too; its compute calibration takes long "
