@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "optiq/graph/csr.hpp"
 #include "optiq/types.hpp"
 
 namespace optiq {
@@ -65,6 +66,9 @@ class Topology {
   std::vector<LinkId> out_links(NodeId node) const;  // existing links, slot order
   std::vector<NodeId> neighbors(NodeId node) const;  // distinct neighbour nodes, ascending
   int num_links() const;                             // existing links
+  // Nodes and links as a graph for the core's graph algorithms: arc ids are link slots, and
+  // slots without a link are absent arcs.
+  graph::Csr link_graph() const;
 
   // Hop distance along one dimension between coordinates a and b.
   int ring_distance(int dim, int a, int b) const;

@@ -2,13 +2,13 @@
 #include "optiq/cheapest.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <thread>
 
 #include "optiq/error.hpp"
+#include "optiq/graph/dijkstra.hpp"
+#include "optiq/graph/parallel.hpp"
 
 namespace optiq {
 
@@ -24,9 +24,8 @@ struct Cost {  // compared by weight, then hops
 
 class SourceSearch {
  public:
-  SourceSearch(const Topology& topo, const std::vector<double>& lw, const std::vector<double>& nw,
-               const std::vector<NodeId>& next)
-      : topo_(topo), lw_(lw), nw_(nw), next_(next), slots_(2 * topo.dims()) {}
+  SourceSearch(const graph::Csr& g, const std::vector<double>& lw, const std::vector<double>& nw)
+      : g_(g), lw_(lw), nw_(nw), search_(g.vertices()), wanted_(g.vertices(), 0) {}
 
   // Fills cost/path for the targets of one source.
   void run(NodeId src, const std::vector<NodeId>& targets, int hop_bound, std::vector<double>& cost,
@@ -42,91 +41,30 @@ class SourceSearch {
 
   void dijkstra(NodeId src, const std::vector<NodeId>& targets, std::vector<double>& cost,
                 std::vector<LinkPath>& paths) {
-    const int n = topo_.num_nodes();
-    best_.assign(n, Cost{kInf, 0});
-    via_.assign(n, -1);
-    done_.assign(n, 0);
-    pos_.assign(n, -1);
-    heap_.clear();
-    std::vector<char> wanted(n, 0);
     std::size_t remaining = 0;
-    for (NodeId t : targets) remaining += !wanted[t], wanted[t] = 1;
-    best_[src] = Cost{0.0, 0};
-    push_or_decrease(src);
-    while (!heap_.empty() && remaining > 0) {
-      const NodeId v = pop_min();
-      done_[v] = 1;
-      if (wanted[v]) --remaining;
-      const Cost c = best_[v];
-      for (LinkId l = v * slots_; l < (v + 1) * slots_; ++l) {
-        const NodeId w = next_[l];
-        if (w < 0 || done_[w]) continue;
-        const Cost nc{c.w + leave_cost(src, v, l), c.h + 1};
-        if (nc < best_[w]) {
-          best_[w] = nc;
-          via_[w] = l;
-          push_or_decrease(w);
-        }
+    for (NodeId t : targets) remaining += !wanted_[t], wanted_[t] = 1;
+    search_.start();
+    search_.seed(src, Cost{0.0, 0});
+    for (NodeId v; remaining > 0 && (v = search_.settle_next()) >= 0;) {
+      if (wanted_[v]) --remaining;
+      const Cost c = search_.key(v);
+      for (int i = g_.out_begin(v); i < g_.out_end(v); ++i) {
+        const LinkId l = g_.arc_at(i);
+        search_.offer(g_.head_at(i), Cost{c.w + leave_cost(src, v, l), c.h + 1}, l);
       }
     }
     for (NodeId t : targets) {
-      cost.push_back(done_[t] ? best_[t].w : kInf);
+      const bool found = search_.settled(t);
+      cost.push_back(found ? search_.key(t).w : kInf);
       paths.emplace_back();
-      if (!done_[t]) continue;
-      for (NodeId v = t; v != src; v = topo_.link_src(via_[v])) paths.back().push_back(via_[v]);
-      std::reverse(paths.back().begin(), paths.back().end());
+      if (found) search_.path_to(t, g_, paths.back());
     }
-  }
-
-  // Indexed binary heap on best_ (ties: lower node id), so every node sits in it at most once.
-  bool before(NodeId a, NodeId b) const {
-    return best_[a] < best_[b] || (!(best_[b] < best_[a]) && a < b);
-  }
-  void place(std::size_t i, NodeId v) {
-    heap_[i] = v;
-    pos_[v] = static_cast<int>(i);
-  }
-  void sift_up(std::size_t i) {
-    const NodeId v = heap_[i];
-    while (i > 0 && before(v, heap_[(i - 1) / 2])) {
-      place(i, heap_[(i - 1) / 2]);
-      i = (i - 1) / 2;
-    }
-    place(i, v);
-  }
-  void push_or_decrease(NodeId v) {
-    if (pos_[v] < 0) {
-      heap_.push_back(v);
-      sift_up(heap_.size() - 1);
-    } else {
-      sift_up(static_cast<std::size_t>(pos_[v]));
-    }
-  }
-  NodeId pop_min() {
-    const NodeId top = heap_[0];
-    pos_[top] = -1;
-    const NodeId last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) {
-      std::size_t i = 0;
-      while (true) {
-        const std::size_t l = 2 * i + 1, r = l + 1;
-        std::size_t m = i;
-        NodeId mv = last;
-        if (l < heap_.size() && before(heap_[l], mv)) m = l, mv = heap_[l];
-        if (r < heap_.size() && before(heap_[r], mv)) m = r, mv = heap_[r];
-        if (m == i) break;
-        place(i, heap_[m]);
-        i = m;
-      }
-      place(i, last);
-    }
-    return top;
+    for (NodeId t : targets) wanted_[t] = 0;
   }
 
   void layered(NodeId src, const std::vector<NodeId>& targets, int bound, std::vector<double>& cost,
                std::vector<LinkPath>& paths) {
-    const int n = topo_.num_nodes();
+    const int n = g_.vertices();
     // w[h][v]: cheapest walk of exactly h hops (or fewer, carried forward) ending at v.
     layer_w_.assign(static_cast<std::size_t>(bound + 1) * n, kInf);
     layer_via_.assign(static_cast<std::size_t>(bound + 1) * n, -1);
@@ -137,9 +75,9 @@ class SourceSearch {
       LinkId* via = &layer_via_[static_cast<std::size_t>(h) * n];
       for (NodeId v = 0; v < n; ++v) {
         if (prev[v] == kInf) continue;
-        for (LinkId l = v * slots_; l < (v + 1) * slots_; ++l) {
-          const NodeId w = next_[l];
-          if (w < 0) continue;
+        for (int i = g_.out_begin(v); i < g_.out_end(v); ++i) {
+          const LinkId l = g_.arc_at(i);
+          const NodeId w = g_.head_at(i);
           const double c = prev[v] + leave_cost(src, v, l);
           if (c < cur[w]) cur[w] = c, via[w] = l;
         }
@@ -159,23 +97,18 @@ class SourceSearch {
       for (int h = hops; h > 0; --h) {
         const LinkId l = layer_via_[static_cast<std::size_t>(h) * n + v];
         paths.back().push_back(l);
-        v = topo_.link_src(l);
+        v = g_.tail(l);
       }
       OPTIQ_CHECK(v == src, "layered search lost its path");
       std::reverse(paths.back().begin(), paths.back().end());
     }
   }
 
-  const Topology& topo_;
+  const graph::Csr& g_;
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
-  const std::vector<NodeId>& next_;  // neighbour behind every link slot, -1 if none
-  const int slots_;
-  std::vector<Cost> best_;
-  std::vector<LinkId> via_;
-  std::vector<char> done_;
-  std::vector<int> pos_;        // heap position of a node, -1 when not in the heap
-  std::vector<NodeId> heap_;
+  graph::Dijkstra<Cost> search_;
+  std::vector<char> wanted_;
   std::vector<double> layer_w_;
   std::vector<LinkId> layer_via_;
 };
@@ -205,31 +138,27 @@ CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs,
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
-  std::vector<NodeId> neighbour(topo.num_link_slots());
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) neighbour[l] = topo.link_dst(l);
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    SourceSearch search(topo, link_weight, node_weight, neighbour);
+  const graph::Csr g = topo.link_graph();
+  struct Local {
+    SourceSearch search;
     std::vector<double> cost;
     std::vector<LinkPath> paths;
     std::vector<NodeId> targets;
-    for (std::size_t g; (g = next.fetch_add(1)) < groups.size();) {
-      targets.clear();
-      for (std::size_t j : groups[g].second) targets.push_back(jobs[j].dst);
-      cost.clear();
-      paths.clear();
-      search.run(groups[g].first, targets, hop_bound, cost, paths);
-      for (std::size_t i = 0; i < groups[g].second.size(); ++i) {
-        out.cost[groups[g].second[i]] = cost[i];
-        out.paths[groups[g].second[i]] = std::move(paths[i]);
-      }
-    }
   };
-  const unsigned helpers = groups.size() < 8 ? 0 : std::min(3u, std::max(1u, std::thread::hardware_concurrency()) - 1);
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < helpers; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+  graph::parallel_for(
+      groups.size(), 8, [&](bool) { return Local{SourceSearch(g, link_weight, node_weight), {}, {}, {}}; },
+      [&](Local& my, std::size_t gi) {
+        const auto& [src, members] = groups[gi];
+        my.targets.clear();
+        for (std::size_t j : members) my.targets.push_back(jobs[j].dst);
+        my.cost.clear();
+        my.paths.clear();
+        my.search.run(src, my.targets, hop_bound, my.cost, my.paths);
+        for (std::size_t i = 0; i < members.size(); ++i) {
+          out.cost[members[i]] = my.cost[i];
+          out.paths[members[i]] = std::move(my.paths[i]);
+        }
+      });
   return out;
 }
 

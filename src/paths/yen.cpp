@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include "optiq/error.hpp"
+#include "optiq/graph/parallel.hpp"
 #include "optiq/paths.hpp"
 #include "spur_search.hpp"
 
@@ -113,34 +111,22 @@ CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& j
     job_pair[i] = it->second;
   }
 
-  // Pairs are independent: workers pull them from a shared counter; results land by index, so
-  // the outcome does not depend on the number of threads or their timing.
+  // Pairs are independent and their results land by index.
   std::vector<std::vector<LinkPath>> results(pairs.size());
-  std::atomic<std::size_t> next{0}, finished{0};
-  std::exception_ptr failure;
-  std::mutex failure_lock;
-  auto work = [&](bool report) {
-    try {
-      detail::SpurSearch search(topo);
-      const std::size_t step = std::max<std::size_t>(1, pairs.size() / 100);
-      for (std::size_t i; (i = next.fetch_add(1)) < pairs.size();) {
-        results[i] = yen(topo, search, pairs[i].first, pairs[i].second, k, set.hop_bound);
-        const std::size_t done = finished.fetch_add(1) + 1;
-        if (report && progress && done % step == 0) progress("paths", done, pairs.size());
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> hold(failure_lock);
-      if (!failure) failure = std::current_exception();
-      next = pairs.size();
-    }
+  std::atomic<std::size_t> finished{0};
+  const std::size_t step = std::max<std::size_t>(1, pairs.size() / 100);
+  struct Local {
+    detail::SpurSearch search;
+    bool reports;  // only the calling thread may call `progress`
   };
-  const unsigned helpers = pairs.size() < 64 ? 0 : std::min(3u, std::max(1u, std::thread::hardware_concurrency()) - 1);
-  std::vector<std::thread> threads;
-  for (unsigned t = 0; t < helpers; ++t) threads.emplace_back(work, false);
-  work(true);
-  for (auto& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
-  if (progress && !pairs.empty() && pairs.size() % std::max<std::size_t>(1, pairs.size() / 100) != 0)
+  graph::parallel_for(
+      pairs.size(), 64, [&](bool caller) { return Local{detail::SpurSearch(topo), caller}; },
+      [&](Local& my, std::size_t i) {
+        results[i] = yen(topo, my.search, pairs[i].first, pairs[i].second, k, set.hop_bound);
+        const std::size_t done = finished.fetch_add(1) + 1;
+        if (my.reports && progress && done % step == 0) progress("paths", done, pairs.size());
+      });
+  if (progress && !pairs.empty() && pairs.size() % step != 0)
     progress("paths", pairs.size(), pairs.size());  // the last pair may have finished on a helper
 
   set.per_job.resize(jobs.size());

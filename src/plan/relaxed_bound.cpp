@@ -12,11 +12,11 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <numeric>
-#include <queue>
 
 #include "optiq/cut_bound.hpp"
 #include "optiq/error.hpp"
+#include "optiq/graph/contract.hpp"
+#include "optiq/graph/dijkstra.hpp"
 
 namespace optiq {
 
@@ -44,59 +44,53 @@ struct Flow {
   double x;
 };
 
+// The contracted graph: arcs with capacities, and cheapest paths on it (ties: fewer arcs).
 class SmallGraph {
  public:
-  SmallGraph(int nodes, std::vector<Arc> arcs) : arcs_(std::move(arcs)), out_(nodes) {
-    for (int a = 0; a < static_cast<int>(arcs_.size()); ++a) out_[arcs_[a].from].push_back(a);
+  SmallGraph(int nodes, std::vector<Arc> arcs) : arcs_(std::move(arcs)), search_(nodes) {
+    std::vector<int> tails, heads;
+    for (const Arc& a : arcs_) tails.push_back(a.from), heads.push_back(a.to);
+    g_ = graph::Csr(nodes, std::move(tails), std::move(heads));
   }
-  int nodes() const { return static_cast<int>(out_.size()); }
   const std::vector<Arc>& arcs() const { return arcs_; }
 
-  // Cheapest paths from src under arc weights (ties: fewer arcs); dist and the arc into each node.
-  void cheapest(int src, const std::vector<double>& w, std::vector<double>& dist, std::vector<int>& via) const {
-    const int n = nodes();
-    dist.assign(n, kInf);
-    std::vector<int> hops(n, 0);
-    via.assign(n, -1);
-    using Entry = std::tuple<double, int, int>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
-    dist[src] = 0;
-    open.push({0.0, 0, src});
-    while (!open.empty()) {
-      const auto [d, h, v] = open.top();
-      open.pop();
-      if (d != dist[v] || h != hops[v]) continue;
-      for (int a : out_[v]) {
-        const int u = arcs_[a].to;
-        const double nd = d + w[a];
-        if (nd < dist[u] || (nd == dist[u] && h + 1 < hops[u])) {
-          dist[u] = nd, hops[u] = h + 1, via[u] = a;
-          open.push({nd, h + 1, u});
-        }
-      }
+  // Searches from src under arc weights w; then path_to gives the cheapest path to a node.
+  void cheapest(int src, const std::vector<double>& w) {
+    search_.start();
+    search_.seed(src, Cost{0.0, 0});
+    for (int v; (v = search_.settle_next()) >= 0;) {
+      const Cost c = search_.key(v);
+      for (int i = g_.out_begin(v); i < g_.out_end(v); ++i)
+        search_.offer(g_.head_at(i), Cost{c.d + w[g_.arc_at(i)], c.h + 1}, g_.arc_at(i));
     }
+  }
+  bool reached(int v) const { return search_.settled(v); }
+  double dist(int v) const { return search_.settled(v) ? search_.key(v).d : kInf; }
+  std::vector<int> path_to(int v) const {
+    std::vector<int> p;
+    search_.path_to(v, g_, p);
+    return p;
   }
 
  private:
+  struct Cost {  // compared by weight, then arcs
+    double d;
+    int h;
+    bool operator<(const Cost& o) const { return d != o.d ? d < o.d : h < o.h; }
+  };
   std::vector<Arc> arcs_;
-  std::vector<std::vector<int>> out_;
+  graph::Csr g_;
+  graph::Dijkstra<Cost> search_;
 };
 
 // Max-concurrent-flow bound (seconds) for commodities on a small graph with capacities in
 // bytes/s and demands in bytes.
-double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds) {
+double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds) {
   const auto& arcs = g.arcs();
   const std::size_t m = arcs.size();
-  std::vector<double> load(m, 0.0), w(m, 0.0), dist;
-  std::vector<int> via;
+  std::vector<double> load(m, 0.0), w(m, 0.0);
   std::map<int, std::vector<std::size_t>> by_src;
   for (std::size_t k = 0; k < goods.size(); ++k) by_src[goods[k].src].push_back(k);
-  auto path_to = [&](int src, int dst) {
-    std::vector<int> p;
-    for (int v = dst; v != src; v = arcs[via[v]].from) p.push_back(via[v]);
-    std::reverse(p.begin(), p.end());
-    return p;
-  };
   auto utilisation = [&] {
     double u = 0;
     for (std::size_t a = 0; a < m; ++a)
@@ -107,10 +101,10 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
   for (std::size_t a = 0; a < m; ++a) w[a] = std::isfinite(arcs[a].cap) ? 1.0 : 0.0;
   std::vector<std::vector<Flow>> flows(goods.size());
   for (const auto& [src, members] : by_src) {
-    g.cheapest(src, w, dist, via);
+    g.cheapest(src, w);
     for (std::size_t k : members) {
-      if (!std::isfinite(dist[goods[k].dst])) return 0.0;  // cannot happen in a torus
-      flows[k].push_back({path_to(src, goods[k].dst), goods[k].demand});
+      if (!g.reached(goods[k].dst)) return 0.0;  // cannot happen in a torus
+      flows[k].push_back({g.path_to(goods[k].dst), goods[k].demand});
       for (int a : flows[k].back().arcs) load[a] += goods[k].demand;
     }
   }
@@ -137,10 +131,10 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
     double priced = 0;
     std::vector<std::vector<int>> fresh(goods.size());
     for (const auto& [src, members] : by_src) {
-      g.cheapest(src, w, dist, via);
+      g.cheapest(src, w);
       for (std::size_t k : members) {
-        priced += goods[k].demand * dist[goods[k].dst];
-        fresh[k] = path_to(src, goods[k].dst);
+        priced += goods[k].demand * g.dist(goods[k].dst);
+        fresh[k] = g.path_to(goods[k].dst);
       }
     }
     best = std::max(best, priced / scale);
@@ -189,10 +183,6 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
   return std::min(best, best_flow);
 }
 
-int find(std::vector<int>& parent, int x) {
-  while (parent[x] != x) x = parent[x] = parent[parent[x]];
-  return x;
-}
 
 }  // namespace
 
@@ -200,46 +190,26 @@ double relaxed_lower_bound(const Topology& topo, const std::vector<Job>& jobs, c
                            double tolerance, int max_components, int max_rounds) {
   OPTIQ_CHECK(static_cast<int>(hot.size()) == topo.num_link_slots(), "one hot flag per link slot");
   if (!(tolerance > 0 && tolerance < 1)) throw Error("relaxed bound: tolerance must be in (0, 1)");
-  const int n = topo.num_nodes(), slots = 2 * topo.dims();
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  int count = n;
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) {
-    const NodeId v = topo.link_dst(l), u = topo.link_src(l);
-    if (v < 0 || hot[l]) continue;
-    for (LinkId r = v * slots; r < (v + 1) * slots; ++r)
-      if (topo.link_dst(r) == u && !hot[r]) {
-        const int a = find(parent, u), b = find(parent, v);
-        if (a != b) parent[a] = b, --count;
-        break;
-      }
-  }
-  if (count > max_components) return 0.0;
-  std::vector<int> comp(n, -1), id(n, -1);
-  int k = 0;
-  for (NodeId v = 0; v < n; ++v) {
-    const int r = find(parent, v);
-    if (id[r] < 0) id[r] = k++;
-    comp[v] = id[r];
-  }
-  std::map<std::pair<int, int>, double> bundle;  // capacity between components; inf if any free link
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) {
-    const NodeId v = topo.link_dst(l);
-    if (v < 0) continue;
-    const int a = comp[topo.link_src(l)], b = comp[v];
-    if (a == b) continue;
-    double& cap = bundle[{a, b}];
-    cap = hot[l] ? cap + topo.capacity(l) : kInf;
-  }
+  const graph::Csr g = topo.link_graph();
+  const graph::Components comp = graph::merge_below(g, hot, char{1});
+  if (comp.count > max_components) return 0.0;
+  const int k = comp.count;
+  // Capacity between components: the hot links' sum, unlimited as soon as one link is not hot.
+  const graph::Quotient q = graph::quotient(g, comp);
   std::vector<Arc> arcs;
-  for (const auto& [ab, cap] : bundle) arcs.push_back({ab.first, ab.second, cap});
+  for (int x = 0; x < q.groups(); ++x) {
+    double cap = 0;
+    for (int i = q.begin[x]; i < q.begin[x + 1]; ++i) cap = hot[q.arcs[i]] ? cap + topo.capacity(q.arcs[i]) : kInf;
+    arcs.push_back({q.from[x], q.to[x], cap});
+  }
   std::map<std::pair<int, int>, double> demand;
   for (const Job& j : jobs)
-    if (j.bytes > 0 && comp[j.src] != comp[j.dst]) demand[{comp[j.src], comp[j.dst]}] += static_cast<double>(j.bytes);
+    if (j.bytes > 0 && comp.of[j.src] != comp.of[j.dst]) demand[{comp.of[j.src], comp.of[j.dst]}] += static_cast<double>(j.bytes);
   if (demand.empty()) return 0.0;
   std::vector<Commodity> goods;
   for (const auto& [st, d] : demand) goods.push_back({st.first, st.second, d});
-  return solve_small(SmallGraph(k, std::move(arcs)), goods, tolerance, max_rounds);
+  SmallGraph small(k, std::move(arcs));
+  return solve_small(small, goods, tolerance, max_rounds);
 }
 
 }  // namespace optiq

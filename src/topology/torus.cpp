@@ -113,6 +113,15 @@ int Topology::num_links() const {
   return count;
 }
 
+graph::Csr Topology::link_graph() const {
+  std::vector<int> tails(num_link_slots()), heads(num_link_slots());
+  for (LinkId l = 0; l < num_link_slots(); ++l) {
+    heads[l] = link_dst(l);
+    tails[l] = heads[l] < 0 ? -1 : link_src(l);
+  }
+  return graph::Csr(num_nodes_, std::move(tails), std::move(heads));
+}
+
 int Topology::ring_distance(int dim, int a, int b) const {
   const int direct = std::abs(a - b);
   return wrap_[dim] ? std::min(direct, sizes_[dim] - direct) : direct;
