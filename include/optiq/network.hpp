@@ -1,0 +1,154 @@
+// The network: a directed multigraph of vertices that host ranks, forward, or serve I/O, joined
+// by links with their own capacities. Every planner, bound, plan file and the runtime see the
+// machine only through this model; a generator (torus, BG/Q with its I/O side, fat-tree,
+// dragonfly, a graph file) is the one place that knows its own numbering.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "optiq/graph/csr.hpp"
+#include "optiq/types.hpp"
+
+namespace optiq {
+
+enum class VertexKind : std::uint8_t {
+  Endpoint,  // hosts ranks; may forward in software
+  Switch,    // forwards in hardware only; hosts no rank
+  Io,        // an I/O node: an endpoint that runs no application rank by default
+};
+const char* kind_name(VertexKind kind);
+
+// The largest network optiq builds: planners and metrics keep arrays per vertex and per link,
+// so a network is a promise of memory. 2^22 vertices is 26 times the largest torus machine
+// built (Fugaku's 158,976 nodes); 2^26 links keep each per-link array under 512 MiB.
+constexpr long long kMaxVertices = 1LL << 22;
+constexpr long long kMaxLinks = 1LL << 26;
+
+// What a torus or mesh generator knows beside the graph: the shape, the coordinates of its
+// vertices (row-major, last dimension fastest) and which link leaves each vertex by each
+// port. Algorithms that exploit a torus (goal-directed search, quotient bounds, dimension-
+// ordered routing) read it; every other algorithm ignores it.
+class TorusShape {
+ public:
+  // sizes[d] >= 1; throws optiq::Error when the shape exceeds the network limits.
+  TorusShape(std::vector<int> sizes, std::vector<bool> wrap);
+
+  int dims() const { return static_cast<int>(sizes_.size()); }
+  int size(int dim) const { return sizes_[dim]; }
+  bool wraps(int dim) const { return wrap_[dim]; }
+  const std::vector<int>& sizes() const { return sizes_; }
+  int num_nodes() const { return num_nodes_; }
+  int num_links() const { return static_cast<int>(port_of_.size()); }
+  int coord(NodeId node, int dim) const { return (node / strides_[dim]) % sizes_[dim]; }
+  std::vector<int> coords(NodeId node) const;
+  NodeId node_at(const std::vector<int>& coords) const;
+  // The node one step from `node` along `dim` (direction +1 or -1), or -1 past a mesh edge
+  // and in a size-1 dimension.
+  NodeId step(NodeId node, int dim, int direction) const;
+  // The link leaving `node` by port (dim, direction), or -1 when that port leads nowhere.
+  LinkId link(NodeId node, int dim, int direction) const {
+    return port_link_[static_cast<std::size_t>(node) * 2 * dims() + 2 * dim + (direction > 0 ? 0 : 1)];
+  }
+  // Port of a link: its dimension and direction.
+  int link_dim(LinkId link) const { return port_of_[link] / 2; }
+  int link_direction(LinkId link) const { return port_of_[link] % 2 == 0 ? +1 : -1; }
+  std::string port_label(LinkId link) const;  // e.g. "D+"
+  static char dim_label(int dim) { return static_cast<char>('A' + dim); }
+
+  int ring_distance(int dim, int a, int b) const;
+  int hop_distance(NodeId a, NodeId b) const;
+  int diameter() const;
+
+ private:
+  std::vector<int> sizes_;
+  std::vector<bool> wrap_;
+  std::vector<int> strides_;
+  int num_nodes_ = 0;
+  std::vector<LinkId> port_link_;  // per node and port
+  std::vector<std::int8_t> port_of_;  // per link: 2 * dim + (0 for +, 1 for -)
+};
+
+class Network {
+ public:
+  // Collects vertices and links, then checks and freezes them.
+  class Builder {
+   public:
+    NodeId add_vertex(VertexKind kind, std::string name = "");
+    // capacity in bytes/s, positive and finite; name unique in the network when given
+    // (default: "SRC-DST", with "#k" for the k-th further link between the same two vertices).
+    LinkId add_link(NodeId src, NodeId dst, double capacity, std::string name = "");
+    int num_vertices() const { return static_cast<int>(kinds_.size()); }
+    // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
+    // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
+    Network build(std::string spec, std::string default_routing) &&;
+
+   private:
+    friend class Network;
+    std::vector<VertexKind> kinds_;
+    std::vector<std::string> vertex_names_;
+    std::vector<NodeId> src_, dst_;
+    std::vector<double> capacity_;
+    std::vector<std::string> link_names_;
+    std::shared_ptr<const TorusShape> torus_;
+    friend Network make_torus_network(std::vector<int>, std::vector<bool>, double, std::string, std::string);
+  };
+
+  int num_vertices() const { return static_cast<int>(kinds_.size()); }
+  bool contains(NodeId v) const { return v >= 0 && v < num_vertices(); }
+  VertexKind kind(NodeId v) const { return kinds_[v]; }
+  const std::string& vertex_name(NodeId v) const { return vertex_names_[v]; }
+  // Vertices that host application ranks (kind Endpoint), ascending: rank placement uses them.
+  const std::vector<NodeId>& endpoints() const { return endpoints_; }
+  // Vertices software forwarding may use (Endpoint and Io).
+  bool forwards_in_software(NodeId v) const { return kinds_[v] != VertexKind::Switch; }
+
+  int num_links() const { return static_cast<int>(src_.size()); }
+  NodeId link_src(LinkId l) const { return src_[l]; }
+  NodeId link_dst(LinkId l) const { return dst_[l]; }
+  double capacity(LinkId l) const { return capacity_[l]; }
+  const std::vector<double>& capacities() const { return capacity_; }
+  std::string link_name(LinkId l) const;
+  LinkId link_named(const std::string& name) const;  // -1 when no link has that name
+  // The links leaving each vertex in ascending id, for the graph kernel.
+  const graph::Csr& graph() const { return graph_; }
+
+  const std::string& spec() const { return spec_; }
+  const std::string& default_routing() const { return default_routing_; }
+  // 16 hex digits that change with any vertex kind, link endpoint, capacity or link name: a plan
+  // records it so that it is never executed on another network.
+  const std::string& digest() const { return digest_; }
+
+  const TorusShape* torus() const { return torus_.get(); }  // null unless a torus generator made it
+
+  // Fewest links from a to b (breadth-first unless a hint answers), -1 when b is unreachable.
+  int hop_distance(NodeId a, NodeId b) const;
+  // The largest hop distance between endpoints: from the torus hint, else by breadth-first
+  // search from every endpoint (time: endpoints x links).
+  int diameter() const;
+
+ private:
+  explicit Network(Builder&& b, std::string spec, std::string default_routing);
+
+  std::vector<VertexKind> kinds_;
+  std::vector<std::string> vertex_names_;
+  std::vector<NodeId> endpoints_;
+  std::vector<NodeId> src_, dst_;
+  std::vector<double> capacity_;
+  std::vector<std::string> link_names_;  // empty for a torus, whose names follow from its ports
+  graph::Csr graph_;
+  std::string spec_, default_routing_, digest_;
+  std::shared_ptr<const TorusShape> torus_;  // shared: immutable, and copies of a network are common
+};
+
+// A torus or mesh: one endpoint per node, and per node and dimension a + and a - link where
+// the port leads somewhere (none in a size-1 dimension or past a mesh edge; two distinct links
+// to the same neighbour in a size-2 ring, as BG/Q's E dimension has). Link ids follow the port
+// order node, dimension, + before -, skipping ports that lead nowhere; names are "NODE:PORT",
+// e.g. "17:D+".
+Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth,
+                           std::string spec, std::string default_routing);
+
+}  // namespace optiq

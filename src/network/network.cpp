@@ -1,0 +1,179 @@
+#include "optiq/network.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <unordered_map>
+
+#include "optiq/error.hpp"
+
+namespace optiq {
+
+const char* kind_name(VertexKind kind) {
+  switch (kind) {
+    case VertexKind::Endpoint: return "endpoint";
+    case VertexKind::Switch: return "switch";
+    case VertexKind::Io: return "io";
+  }
+  return "?";
+}
+
+NodeId Network::Builder::add_vertex(VertexKind kind, std::string name) {
+  if (static_cast<long long>(kinds_.size()) >= kMaxVertices)
+    throw Error("the network has more than " + std::to_string(kMaxVertices) + " vertices");
+  kinds_.push_back(kind);
+  vertex_names_.push_back(std::move(name));
+  return static_cast<NodeId>(kinds_.size() - 1);
+}
+
+LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::string name) {
+  const std::string which = "link " + std::to_string(src_.size());
+  if (static_cast<long long>(src_.size()) >= kMaxLinks)
+    throw Error("the network has more than " + std::to_string(kMaxLinks) + " links");
+  if (src < 0 || src >= num_vertices() || dst < 0 || dst >= num_vertices())
+    throw Error(which + " joins " + std::to_string(src) + " and " + std::to_string(dst) +
+                ", but the vertices are 0.." + std::to_string(num_vertices() - 1));
+  if (src == dst) throw Error(which + " is a loop at vertex " + std::to_string(src));
+  if (!(capacity > 0) || !std::isfinite(capacity))
+    throw Error(which + " (" + std::to_string(src) + "-" + std::to_string(dst) +
+                "): capacity must be a positive, finite number of bytes/s");
+  src_.push_back(src);
+  dst_.push_back(dst);
+  capacity_.push_back(capacity);
+  link_names_.push_back(std::move(name));
+  return static_cast<LinkId>(src_.size() - 1);
+}
+
+Network Network::Builder::build(std::string spec, std::string default_routing) && {
+  if (kinds_.empty()) throw Error("a network needs at least one vertex");
+  return Network(std::move(*this), std::move(spec), std::move(default_routing));
+}
+
+namespace {
+
+// FNV-1a, 64 bits: a fingerprint, not a defence against forgery.
+class Fingerprint {
+ public:
+  void add(const void* data, std::size_t n) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (std::size_t i = 0; i < n; ++i) h_ = (h_ ^ p[i]) * 0x100000001b3ULL;
+  }
+  void add(const std::string& s) {
+    const std::uint64_t n = s.size();
+    add(&n, sizeof n);
+    add(s.data(), s.size());
+  }
+  std::string hex() const {
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h_));
+    return buf;
+  }
+
+ private:
+  std::uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+}  // namespace
+
+Network::Network(Builder&& b, std::string spec, std::string default_routing)
+    : kinds_(std::move(b.kinds_)),
+      vertex_names_(std::move(b.vertex_names_)),
+      src_(std::move(b.src_)),
+      dst_(std::move(b.dst_)),
+      capacity_(std::move(b.capacity_)),
+      link_names_(std::move(b.link_names_)),
+      graph_(static_cast<int>(kinds_.size()), std::vector<int>(src_.begin(), src_.end()),
+             std::vector<int>(dst_.begin(), dst_.end())),
+      spec_(std::move(spec)),
+      default_routing_(std::move(default_routing)),
+      torus_(std::move(b.torus_)) {
+  for (NodeId v = 0; v < num_vertices(); ++v)
+    if (kinds_[v] == VertexKind::Endpoint) endpoints_.push_back(v);
+  if (torus_) link_names_.clear();  // "NODE:PORT", unique by construction; computed when asked
+  std::map<std::pair<NodeId, NodeId>, int> parallel;
+  std::unordered_map<std::string, LinkId> named;
+  named.reserve(link_names_.size());
+  for (LinkId l = 0; l < static_cast<LinkId>(link_names_.size()); ++l) {
+    if (link_names_[l].empty()) {
+      const int k = parallel[{src_[l], dst_[l]}]++;
+      link_names_[l] = std::to_string(src_[l]) + "-" + std::to_string(dst_[l]) + (k ? "#" + std::to_string(k) : "");
+    }
+    if (!named.emplace(link_names_[l], l).second)
+      throw Error("link " + std::to_string(l) + ": the name '" + link_names_[l] + "' is taken by link " +
+                  std::to_string(named[link_names_[l]]));
+  }
+  Fingerprint f;
+  const std::uint64_t n = kinds_.size(), m = src_.size();
+  f.add(&n, sizeof n);
+  f.add(kinds_.data(), kinds_.size());
+  f.add(&m, sizeof m);
+  for (LinkId l = 0; l < num_links(); ++l) {
+    f.add(&src_[l], sizeof src_[l]);
+    f.add(&dst_[l], sizeof dst_[l]);
+    f.add(&capacity_[l], sizeof capacity_[l]);
+    if (!torus_) f.add(link_names_[l]);
+  }
+  digest_ = f.hex();
+}
+
+std::string Network::link_name(LinkId l) const {
+  if (torus_) return std::to_string(src_[l]) + ":" + torus_->port_label(l);
+  return link_names_[l];
+}
+
+LinkId Network::link_named(const std::string& name) const {
+  if (torus_) {  // "NODE:PORT" without a table
+    const auto colon = name.find(':');
+    if (colon == std::string::npos || colon == 0 || name.size() != colon + 3) return -1;
+    if (name[0] == '0' && colon > 1) return -1;  // names have no leading zeros
+    NodeId node = 0;
+    for (std::size_t i = 0; i < colon; ++i) {
+      if (name[i] < '0' || name[i] > '9' || node > kMaxVertices) return -1;
+      node = node * 10 + (name[i] - '0');
+    }
+    const int dim = name[colon + 1] - 'A';
+    const char sign = name[colon + 2];
+    if (!contains(node) || dim < 0 || dim >= torus_->dims() || (sign != '+' && sign != '-')) return -1;
+    return torus_->link(node, dim, sign == '+' ? +1 : -1);
+  }
+  for (LinkId l = 0; l < num_links(); ++l)
+    if (link_names_[l] == name) return l;
+  return -1;
+}
+
+int Network::hop_distance(NodeId a, NodeId b) const {
+  if (torus_) return torus_->hop_distance(a, b);
+  std::vector<int> dist(num_vertices(), -1);
+  std::deque<NodeId> open{a};
+  dist[a] = 0;
+  while (!open.empty()) {
+    const NodeId v = open.front();
+    open.pop_front();
+    if (v == b) return dist[v];
+    for (int i = graph_.out_begin(v); i < graph_.out_end(v); ++i)
+      if (dist[graph_.head_at(i)] < 0) dist[graph_.head_at(i)] = dist[v] + 1, open.push_back(graph_.head_at(i));
+  }
+  return -1;
+}
+
+int Network::diameter() const {
+  if (torus_) return torus_->diameter();
+  int most = 0;
+  std::vector<int> dist(num_vertices());
+  std::vector<NodeId> open;
+  for (NodeId s : endpoints_) {
+    std::fill(dist.begin(), dist.end(), -1);
+    open.assign(1, s);
+    dist[s] = 0;
+    for (std::size_t i = 0; i < open.size(); ++i) {
+      const NodeId v = open[i];
+      for (int k = graph_.out_begin(v); k < graph_.out_end(v); ++k)
+        if (dist[graph_.head_at(k)] < 0) dist[graph_.head_at(k)] = dist[v] + 1, open.push_back(graph_.head_at(k));
+    }
+    for (NodeId t : endpoints_) most = std::max(most, dist[t]);
+  }
+  return most;
+}
+
+}  // namespace optiq
