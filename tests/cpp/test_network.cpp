@@ -2,10 +2,12 @@
 // port formula it replaces.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "optiq/error.hpp"
 #include "optiq/network.hpp"
+#include "optiq/network_routing.hpp"
 #include "optiq/topology.hpp"
 
 namespace {
@@ -85,6 +87,93 @@ TEST(Network, DefaultNamesNumberParallelLinksAndTheDigestSeesEveryChange) {
   EXPECT_NE(n.digest(), make(2e9, VertexKind::Switch).digest());
   EXPECT_NE(n.digest(), make(1e9, VertexKind::Endpoint).digest());
   EXPECT_EQ(n.graph().out_end(0) - n.graph().out_begin(0), 2);
+}
+
+}  // namespace
+
+namespace {
+
+using namespace optiq;
+
+// A random strongly connected network: a ring both ways plus random extra links, some
+// vertices switches.
+Network random_network(std::uint64_t seed, int n, int extra) {
+  std::uint64_t x = seed;
+  auto below = [&](int bound) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int>((x >> 33) % static_cast<std::uint64_t>(bound));
+  };
+  Network::Builder b;
+  for (int v = 0; v < n; ++v) b.add_vertex(v % 3 == 2 ? VertexKind::Switch : VertexKind::Endpoint);
+  for (int v = 0; v < n; ++v) b.add_link(v, (v + 1) % n, 1e9), b.add_link((v + 1) % n, v, 2e9);
+  for (int i = 0; i < extra; ++i) {
+    const int u = below(n), v = below(n);
+    if (u != v) b.add_link(u, v, 1e9 * (1 + below(4)));
+  }
+  return std::move(b).build("random", "shortest");
+}
+
+// Every simple path from s to t, by depth-first enumeration.
+void simple_paths(const Network& net, NodeId v, NodeId t, std::vector<char>& on, LinkPath& path,
+                  std::vector<LinkPath>& out) {
+  if (v == t) return out.push_back(path);
+  on[v] = 1;
+  for (LinkId l = 0; l < net.num_links(); ++l)
+    if (net.link_src(l) == v && !on[net.link_dst(l)]) {
+      path.push_back(l);
+      simple_paths(net, net.link_dst(l), t, on, path, out);
+      path.pop_back();
+    }
+  on[v] = 0;
+}
+
+TEST(ShortestRouting, FewestLinksThenSmallestLinkIdsAgainstEnumeration) {
+  for (std::uint64_t seed = 1; seed <= 25; ++seed) {
+    const Network net = random_network(seed, 4 + static_cast<int>(seed % 4), 6);
+    const auto routing = make_shortest_routing(net);
+    for (NodeId s = 0; s < net.num_vertices(); ++s)
+      for (NodeId t = 0; t < net.num_vertices(); ++t) {
+        std::vector<LinkPath> all;
+        std::vector<char> on(net.num_vertices(), 0);
+        LinkPath path;
+        simple_paths(net, s, t, on, path, all);
+        std::sort(all.begin(), all.end(), [](const LinkPath& a, const LinkPath& b) {
+          return a.size() != b.size() ? a.size() < b.size() : a < b;
+        });
+        const LinkPath r = routing->route(s, t);
+        EXPECT_EQ(r, all.front()) << "seed " << seed << " " << s << "->" << t;
+        // Destination-based: from every vertex on the way, the rest of the route is its route.
+        NodeId v = s;
+        for (std::size_t i = 0; i < r.size(); ++i) {
+          EXPECT_EQ(routing->route(v, t), LinkPath(r.begin() + i, r.end()));
+          v = net.link_dst(r[i]);
+        }
+      }
+  }
+}
+
+TEST(TableRouting, FollowsItsTableAndNamesEveryDefect) {
+  const Network net = random_network(3, 6, 5);
+  const auto shortest = make_shortest_routing(net);
+  std::vector<std::vector<LinkId>> next(net.num_vertices(), std::vector<LinkId>(net.num_vertices(), -1));
+  for (NodeId v = 0; v < net.num_vertices(); ++v)
+    for (NodeId t = 0; t < net.num_vertices(); ++t)
+      if (v != t) next[v][t] = shortest->route(v, t).front();
+  const auto table = make_table_routing(net, next);
+  for (NodeId s = 0; s < net.num_vertices(); ++s)
+    for (NodeId t = 0; t < net.num_vertices(); ++t) EXPECT_EQ(table->route(s, t), shortest->route(s, t));
+
+  auto missing = next;
+  missing[1][4] = -1;
+  EXPECT_THROW(make_table_routing(net, missing)->route(1, 4), Error);
+  auto looping = next;
+  looping[0][3] = 0;  // 0 -> 1 (ring link 0) ...
+  looping[1][3] = 1;  // ... and 1 -> 0 (ring link 1): a loop
+  EXPECT_THROW(make_table_routing(net, looping)->route(0, 3), Error);
+  auto foreign = next;
+  foreign[2][0] = 0;  // link 0 leaves vertex 0, not 2
+  EXPECT_THROW(make_table_routing(net, foreign), Error);
+  EXPECT_THROW(make_table_routing(net, {}), Error);
 }
 
 }  // namespace

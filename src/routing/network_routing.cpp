@@ -1,0 +1,93 @@
+#include "optiq/network_routing.hpp"
+
+#include <string>
+
+#include "optiq/error.hpp"
+
+namespace optiq {
+
+namespace {
+
+class ShortestRouting final : public RoutingModel {
+ public:
+  explicit ShortestRouting(const Network& net) : net_(net), back_(net.graph().reversed()) {}
+  std::string name() const override { return "shortest"; }
+
+  LinkPath route(NodeId src, NodeId dst) const override {
+    if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the network");
+    if (src == dst) return {};
+    // Hops to dst from every vertex, by breadth-first search along reversed links.
+    std::vector<int> dist(net_.num_vertices(), -1);
+    std::vector<NodeId> open{dst};
+    dist[dst] = 0;
+    for (std::size_t i = 0; i < open.size() && dist[src] < 0; ++i)
+      for (int k = back_.out_begin(open[i]); k < back_.out_end(open[i]); ++k)
+        if (dist[back_.head_at(k)] < 0) dist[back_.head_at(k)] = dist[open[i]] + 1, open.push_back(back_.head_at(k));
+    if (dist[src] < 0)
+      throw Error("no route from vertex " + std::to_string(src) + " to vertex " + std::to_string(dst));
+    const graph::Csr& g = net_.graph();
+    LinkPath path;
+    for (NodeId v = src; v != dst;) {
+      int k = g.out_begin(v);  // links in ascending id: the first one a hop closer wins
+      while (dist[g.head_at(k)] != dist[v] - 1) ++k;
+      path.push_back(g.arc_at(k));
+      v = g.head_at(k);
+    }
+    return path;
+  }
+
+ private:
+  const Network& net_;
+  graph::Csr back_;
+};
+
+class TableRouting final : public RoutingModel {
+ public:
+  TableRouting(const Network& net, std::vector<std::vector<LinkId>> next) : net_(net), next_(std::move(next)) {
+    if (static_cast<int>(next_.size()) != net.num_vertices())
+      throw Error("forwarding table: one row per vertex expected (" + std::to_string(net.num_vertices()) + "), got " +
+                  std::to_string(next_.size()));
+    for (NodeId v = 0; v < net.num_vertices(); ++v) {
+      if (!next_[v].empty() && static_cast<int>(next_[v].size()) != net.num_vertices())
+        throw Error("forwarding table: vertex " + std::to_string(v) + " needs one entry per destination or none");
+      for (std::size_t t = 0; t < next_[v].size(); ++t) {
+        const LinkId l = next_[v][t];
+        if (l >= net.num_links() || (l >= 0 && net.link_src(l) != v))
+          throw Error("forwarding table: vertex " + std::to_string(v) + ", destination " + std::to_string(t) +
+                      ": link " + std::to_string(l) + " does not leave vertex " + std::to_string(v));
+      }
+    }
+  }
+  std::string name() const override { return "table"; }
+
+  LinkPath route(NodeId src, NodeId dst) const override {
+    if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the network");
+    LinkPath path;
+    for (NodeId v = src; v != dst;) {
+      const LinkId l = next_[v].empty() ? -1 : next_[v][dst];
+      if (l < 0)
+        throw Error("forwarding table: vertex " + std::to_string(v) + " has no entry for destination " +
+                    std::to_string(dst) + " (route from " + std::to_string(src) + ")");
+      if (static_cast<int>(path.size()) >= net_.num_vertices())
+        throw Error("forwarding table: the route from " + std::to_string(src) + " to " + std::to_string(dst) +
+                    " loops");
+      path.push_back(l);
+      v = net_.link_dst(l);
+    }
+    return path;
+  }
+
+ private:
+  const Network& net_;
+  std::vector<std::vector<LinkId>> next_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingModel> make_shortest_routing(const Network& net) { return std::make_unique<ShortestRouting>(net); }
+
+std::unique_ptr<RoutingModel> make_table_routing(const Network& net, std::vector<std::vector<LinkId>> next) {
+  return std::make_unique<TableRouting>(net, std::move(next));
+}
+
+}  // namespace optiq
