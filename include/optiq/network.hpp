@@ -81,6 +81,11 @@ class Network {
     // (default: "SRC-DST", with "#k" for the k-th further link between the same two vertices).
     LinkId add_link(NodeId src, NodeId dst, double capacity, std::string name = "");
     int num_vertices() const { return static_cast<int>(kinds_.size()); }
+    int num_links() const { return static_cast<int>(src_.size()); }
+    NodeId link_src(LinkId l) const { return src_[l]; }
+    // The network's own routes as a forwarding table: (vertex, destination, link) entries; the
+    // default routing is then "table" (see network_routing.hpp).
+    void set_forwarding_table(std::vector<std::vector<std::pair<NodeId, LinkId>>> next) { table_ = std::move(next); }
     // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
     // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
     Network build(std::string spec, std::string default_routing) &&;
@@ -93,6 +98,7 @@ class Network {
     std::vector<double> capacity_;
     std::vector<std::string> link_names_;
     std::shared_ptr<const TorusShape> torus_;
+    std::vector<std::vector<std::pair<NodeId, LinkId>>> table_;
     friend Network make_torus_network(std::vector<int>, std::vector<bool>, double, std::string, std::string);
   };
 
@@ -122,6 +128,9 @@ class Network {
   const std::string& digest() const { return digest_; }
 
   const TorusShape* torus() const { return torus_.get(); }  // null unless a torus generator made it
+  // Per vertex, (destination, next link) sorted by destination; empty unless the network came
+  // with a forwarding table.
+  const std::vector<std::vector<std::pair<NodeId, LinkId>>>& forwarding_table() const { return *table_; }
 
   // Fewest links from a to b (breadth-first unless a hint answers), -1 when b is unreachable.
   int hop_distance(NodeId a, NodeId b) const;
@@ -141,6 +150,7 @@ class Network {
   graph::Csr graph_;
   std::string spec_, default_routing_, digest_;
   std::shared_ptr<const TorusShape> torus_;  // shared: immutable, and copies of a network are common
+  std::shared_ptr<const std::vector<std::vector<std::pair<NodeId, LinkId>>>> table_;
 };
 
 // A torus or mesh: one endpoint per node, and per node and dimension a + and a - link where

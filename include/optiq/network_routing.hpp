@@ -15,9 +15,9 @@ namespace optiq {
 // switches hold them.
 std::unique_ptr<RoutingModel> make_shortest_routing(const Network& net);
 
-// A forwarding table: next[v][t] is the link vertex v sends a packet for destination t out of
-// (-1 where v never forwards for t). Routes follow the table from the source; a missing entry,
-// a link that does not leave v, or a loop is an optiq::Error naming the vertex and destination.
-std::unique_ptr<RoutingModel> make_table_routing(const Network& net, std::vector<std::vector<LinkId>> next);
+// The network's forwarding table (Network::forwarding_table): at vertex v a packet for
+// destination t leaves by the link the table names. A missing entry, a link that does not leave
+// v, or a loop is an optiq::Error naming the vertex and destination.
+std::unique_ptr<RoutingModel> make_table_routing(const Network& net);
 
 }  // namespace optiq

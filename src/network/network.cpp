@@ -87,7 +87,8 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
              std::vector<int>(dst_.begin(), dst_.end())),
       spec_(std::move(spec)),
       default_routing_(std::move(default_routing)),
-      torus_(std::move(b.torus_)) {
+      torus_(std::move(b.torus_)),
+      table_(std::make_shared<const std::vector<std::vector<std::pair<NodeId, LinkId>>>>(std::move(b.table_))) {
   for (NodeId v = 0; v < num_vertices(); ++v)
     if (kinds_[v] == VertexKind::Endpoint) endpoints_.push_back(v);
   if (torus_) link_names_.clear();  // "NODE:PORT", unique by construction; computed when asked

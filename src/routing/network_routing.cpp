@@ -1,5 +1,6 @@
 #include "optiq/network_routing.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "optiq/error.hpp"
@@ -43,20 +44,19 @@ class ShortestRouting final : public RoutingModel {
 
 class TableRouting final : public RoutingModel {
  public:
-  TableRouting(const Network& net, std::vector<std::vector<LinkId>> next) : net_(net), next_(std::move(next)) {
+  explicit TableRouting(const Network& net) : net_(net), next_(net.forwarding_table()) {
     if (static_cast<int>(next_.size()) != net.num_vertices())
       throw Error("forwarding table: one row per vertex expected (" + std::to_string(net.num_vertices()) + "), got " +
                   std::to_string(next_.size()));
-    for (NodeId v = 0; v < net.num_vertices(); ++v) {
-      if (!next_[v].empty() && static_cast<int>(next_[v].size()) != net.num_vertices())
-        throw Error("forwarding table: vertex " + std::to_string(v) + " needs one entry per destination or none");
-      for (std::size_t t = 0; t < next_[v].size(); ++t) {
-        const LinkId l = next_[v][t];
-        if (l >= net.num_links() || (l >= 0 && net.link_src(l) != v))
-          throw Error("forwarding table: vertex " + std::to_string(v) + ", destination " + std::to_string(t) +
-                      ": link " + std::to_string(l) + " does not leave vertex " + std::to_string(v));
+    for (NodeId v = 0; v < net.num_vertices(); ++v)
+      for (std::size_t i = 0; i < next_[v].size(); ++i) {
+        const auto [t, l] = next_[v][i];
+        const std::string at = "forwarding table: vertex " + std::to_string(v) + ", destination " + std::to_string(t);
+        if (!net.contains(t) || (i > 0 && next_[v][i - 1].first >= t))
+          throw Error(at + ": destinations must be vertices, ascending, each once");
+        if (l < 0 || l >= net.num_links() || net.link_src(l) != v)
+          throw Error(at + ": link " + std::to_string(l) + " does not leave vertex " + std::to_string(v));
       }
-    }
   }
   std::string name() const override { return "table"; }
 
@@ -64,30 +64,29 @@ class TableRouting final : public RoutingModel {
     if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the network");
     LinkPath path;
     for (NodeId v = src; v != dst;) {
-      const LinkId l = next_[v].empty() ? -1 : next_[v][dst];
-      if (l < 0)
+      const auto& row = next_[v];
+      const auto it = std::lower_bound(row.begin(), row.end(), std::make_pair(dst, LinkId{-1}));
+      if (it == row.end() || it->first != dst)
         throw Error("forwarding table: vertex " + std::to_string(v) + " has no entry for destination " +
                     std::to_string(dst) + " (route from " + std::to_string(src) + ")");
       if (static_cast<int>(path.size()) >= net_.num_vertices())
         throw Error("forwarding table: the route from " + std::to_string(src) + " to " + std::to_string(dst) +
                     " loops");
-      path.push_back(l);
-      v = net_.link_dst(l);
+      path.push_back(it->second);
+      v = net_.link_dst(it->second);
     }
     return path;
   }
 
  private:
   const Network& net_;
-  std::vector<std::vector<LinkId>> next_;
+  const std::vector<std::vector<std::pair<NodeId, LinkId>>>& next_;
 };
 
 }  // namespace
 
 std::unique_ptr<RoutingModel> make_shortest_routing(const Network& net) { return std::make_unique<ShortestRouting>(net); }
 
-std::unique_ptr<RoutingModel> make_table_routing(const Network& net, std::vector<std::vector<LinkId>> next) {
-  return std::make_unique<TableRouting>(net, std::move(next));
-}
+std::unique_ptr<RoutingModel> make_table_routing(const Network& net) { return std::make_unique<TableRouting>(net); }
 
 }  // namespace optiq

@@ -97,7 +97,7 @@ using namespace optiq;
 
 // A random strongly connected network: a ring both ways plus random extra links, some
 // vertices switches.
-Network random_network(std::uint64_t seed, int n, int extra) {
+Network::Builder random_builder(std::uint64_t seed, int n, int extra) {
   std::uint64_t x = seed;
   auto below = [&](int bound) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -110,7 +110,11 @@ Network random_network(std::uint64_t seed, int n, int extra) {
     const int u = below(n), v = below(n);
     if (u != v) b.add_link(u, v, 1e9 * (1 + below(4)));
   }
-  return std::move(b).build("random", "shortest");
+  return b;
+}
+
+Network random_network(std::uint64_t seed, int n, int extra) {
+  return random_builder(seed, n, extra).build("random", "shortest");
 }
 
 // Every simple path from s to t, by depth-first enumeration.
@@ -153,27 +157,41 @@ TEST(ShortestRouting, FewestLinksThenSmallestLinkIdsAgainstEnumeration) {
 }
 
 TEST(TableRouting, FollowsItsTableAndNamesEveryDefect) {
-  const Network net = random_network(3, 6, 5);
-  const auto shortest = make_shortest_routing(net);
-  std::vector<std::vector<LinkId>> next(net.num_vertices(), std::vector<LinkId>(net.num_vertices(), -1));
-  for (NodeId v = 0; v < net.num_vertices(); ++v)
-    for (NodeId t = 0; t < net.num_vertices(); ++t)
-      if (v != t) next[v][t] = shortest->route(v, t).front();
-  const auto table = make_table_routing(net, next);
+  using Rows = std::vector<std::vector<std::pair<NodeId, LinkId>>>;
+  const Network plain = random_network(3, 6, 5);
+  const auto shortest = make_shortest_routing(plain);
+  Rows next(plain.num_vertices());
+  for (NodeId v = 0; v < plain.num_vertices(); ++v)
+    for (NodeId t = 0; t < plain.num_vertices(); ++t)
+      if (v != t) next[v].push_back({t, shortest->route(v, t).front()});
+  auto with = [](const Rows& rows) {
+    auto b = random_builder(3, 6, 5);
+    b.set_forwarding_table(rows);
+    return std::move(b).build("random", "table");
+  };
+  const Network net = with(next);
+  const auto table = make_table_routing(net);
   for (NodeId s = 0; s < net.num_vertices(); ++s)
     for (NodeId t = 0; t < net.num_vertices(); ++t) EXPECT_EQ(table->route(s, t), shortest->route(s, t));
 
-  auto missing = next;
-  missing[1][4] = -1;
-  EXPECT_THROW(make_table_routing(net, missing)->route(1, 4), Error);
-  auto looping = next;
-  looping[0][3] = 0;  // 0 -> 1 (ring link 0) ...
-  looping[1][3] = 1;  // ... and 1 -> 0 (ring link 1): a loop
-  EXPECT_THROW(make_table_routing(net, looping)->route(0, 3), Error);
-  auto foreign = next;
-  foreign[2][0] = 0;  // link 0 leaves vertex 0, not 2
-  EXPECT_THROW(make_table_routing(net, foreign), Error);
-  EXPECT_THROW(make_table_routing(net, {}), Error);
+  Rows missing = next;
+  missing[1].erase(missing[1].begin() + 3);  // vertex 1 forgets destination 4
+  const Network m = with(missing);
+  EXPECT_THROW(make_table_routing(m)->route(1, 4), Error);
+  Rows looping = next;
+  looping[0][2].second = 0;  // destination 3: 0 -> 1 (ring link 0) ...
+  looping[1][2].second = 1;  // ... and 1 -> 0 (ring link 1)
+  const Network l = with(looping);
+  EXPECT_THROW(make_table_routing(l)->route(0, 3), Error);
+  Rows foreign = next;
+  foreign[2][0].second = 0;  // link 0 leaves vertex 0, not 2
+  const Network f = with(foreign);
+  EXPECT_THROW(make_table_routing(f), Error);
+  Rows unsorted = next;
+  std::swap(unsorted[0][0], unsorted[0][1]);
+  const Network u = with(unsorted);
+  EXPECT_THROW(make_table_routing(u), Error);
+  EXPECT_THROW(make_table_routing(plain), Error);  // no table at all
 }
 
 }  // namespace
