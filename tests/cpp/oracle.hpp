@@ -6,14 +6,14 @@
 #include <queue>
 #include <vector>
 
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq::oracle {
 
 // Every simple path (no repeated node) from src to dst with at most `bound` links.
-inline std::vector<LinkPath> all_simple_paths(const Topology& t, NodeId src, NodeId dst, int bound) {
+inline std::vector<LinkPath> all_simple_paths(const Network& t, NodeId src, NodeId dst, int bound) {
   std::vector<LinkPath> out;
-  std::vector<char> on_path(t.num_nodes(), 0);
+  std::vector<char> on_path(t.num_vertices(), 0);
   LinkPath path;
   std::function<void(NodeId)> dfs = [&](NodeId v) {
     if (v == dst) {
@@ -22,8 +22,8 @@ inline std::vector<LinkPath> all_simple_paths(const Topology& t, NodeId src, Nod
     }
     if (static_cast<int>(path.size()) == bound) return;
     on_path[v] = 1;
-    for (LinkId l = 0; l < t.num_link_slots(); ++l) {
-      if (t.link_src(l) != v || !t.link_exists(l)) continue;
+    for (LinkId l = 0; l < t.num_links(); ++l) {
+      if (t.link_src(l) != v) continue;
       const NodeId w = t.link_dst(l);
       if (on_path[w]) continue;
       path.push_back(l);
@@ -39,22 +39,51 @@ inline std::vector<LinkPath> all_simple_paths(const Topology& t, NodeId src, Nod
   return out;
 }
 
-// Hop distance by breadth-first search over existing links.
-inline int bfs_distance(const Topology& t, NodeId src, NodeId dst) {
-  std::vector<int> dist(t.num_nodes(), -1);
+// Hop distance by breadth-first search over the network's links (read as a plain list of
+// source and destination vertices, not through any torus hint).
+inline int bfs_distance(const Network& t, NodeId src, NodeId dst) {
+  std::vector<std::vector<NodeId>> next(t.num_vertices());
+  for (LinkId l = 0; l < t.num_links(); ++l) next[t.link_src(l)].push_back(t.link_dst(l));
+  std::vector<int> dist(t.num_vertices(), -1);
   std::queue<NodeId> q;
   dist[src] = 0;
   q.push(src);
   while (!q.empty()) {
     const NodeId v = q.front();
     q.pop();
-    for (int d = 0; d < t.dims(); ++d)
-      for (int dir : {+1, -1}) {
-        const NodeId w = t.step(v, d, dir);
-        if (w >= 0 && dist[w] < 0) dist[w] = dist[v] + 1, q.push(w);
-      }
+    for (NodeId w : next[v])
+      if (dist[w] < 0) dist[w] = dist[v] + 1, q.push(w);
   }
   return dist[dst];
+}
+
+// One port of a torus or mesh node: the node, the dimension, the direction (+1 or -1) and the
+// node it leads to, or -1 when it leads nowhere (a size-1 dimension, past a mesh edge).
+struct Port {
+  NodeId node;
+  int dim;
+  int dir;
+  NodeId to;
+};
+
+// Every port of the shape in port order (node, dimension, + before -), from coordinates alone:
+// node ids are row-major with the last dimension fastest.
+inline std::vector<Port> torus_ports(const std::vector<int>& sizes, const std::vector<bool>& wrap) {
+  const int dims = static_cast<int>(sizes.size());
+  std::vector<int> stride(dims, 1);
+  for (int d = dims - 2; d >= 0; --d) stride[d] = stride[d + 1] * sizes[d + 1];
+  const int nodes = dims ? stride[0] * sizes[0] : 0;
+  std::vector<Port> ports;
+  for (NodeId v = 0; v < nodes; ++v)
+    for (int d = 0; d < dims; ++d)
+      for (int dir : {+1, -1}) {
+        const int c = v / stride[d] % sizes[d];
+        int n = c + dir;
+        if (wrap[d]) n = (n + sizes[d]) % sizes[d];
+        const bool leads = sizes[d] > 1 && n >= 0 && n < sizes[d];
+        ports.push_back({v, d, dir, leads ? v + (n - c) * stride[d] : -1});
+      }
+  return ports;
 }
 
 }  // namespace optiq::oracle

@@ -11,7 +11,7 @@ using namespace optiq;
 
 namespace {
 
-double path_cost(const Topology& t, NodeId src, const LinkPath& p, const std::vector<double>& lw,
+double path_cost(const Network& t, NodeId src, const LinkPath& p, const std::vector<double>& lw,
                  const std::vector<double>& nw) {
   double c = 0;
   for (std::size_t i = 0; i < p.size(); ++i) {
@@ -28,22 +28,22 @@ double path_cost(const Topology& t, NodeId src, const LinkPath& p, const std::ve
 TEST(CheapestPaths, MatchBruteForceWithRandomWeights) {
   Rng rng(17);
   for (const char* spec : {"torus:3x3", "torus:4x4", "mesh:3x3", "mesh:3x4", "bgq:2x2x2x1x1", "torus:5"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     for (int trial = 0; trial < 6; ++trial) {
-      std::vector<double> lw(t.num_link_slots()), nw;
+      std::vector<double> lw(t.num_links()), nw;
       for (double& w : lw) w = rng.below(4) == 0 ? 0.0 : static_cast<double>(rng.below(5));  // ties and zeros
       if (trial % 2) {
-        nw.resize(t.num_nodes());
+        nw.resize(t.num_vertices());
         for (double& w : nw) w = static_cast<double>(rng.below(3));
       }
       std::vector<Job> jobs;
-      for (NodeId s = 0; s < t.num_nodes(); ++s)
-        for (NodeId d = 0; d < t.num_nodes(); ++d) jobs.push_back({s, d, 1});
+      for (NodeId s = 0; s < t.num_vertices(); ++s)
+        for (NodeId d = 0; d < t.num_vertices(); ++d) jobs.push_back({s, d, 1});
       for (int bound : {-1, t.diameter(), t.diameter() + 2}) {
-        if (bound < 0 && t.num_nodes() > 9) continue;  // all simple paths of a larger graph: too many
+        if (bound < 0 && t.num_vertices() > 9) continue;  // all simple paths of a larger graph: too many
         const CheapestPaths got = cheapest_paths(t, jobs, lw, nw, bound);
         for (std::size_t i = 0; i < jobs.size(); ++i) {
-          const auto all = oracle::all_simple_paths(t, jobs[i].src, jobs[i].dst, bound < 0 ? t.num_nodes() : bound);
+          const auto all = oracle::all_simple_paths(t, jobs[i].src, jobs[i].dst, bound < 0 ? t.num_vertices() : bound);
           double best = INFINITY;
           std::size_t hops = 0;
           for (const auto& p : all) {
@@ -66,17 +66,17 @@ TEST(CheapestPaths, MatchBruteForceWithRandomWeights) {
 }
 
 TEST(CheapestPaths, UnreachableWithinBoundIsInfinite) {
-  const Topology t = parse_topology("torus:6");
-  const std::vector<double> lw(t.num_link_slots(), 1.0);
+  const Network t = parse_network("torus:6");
+  const std::vector<double> lw(t.num_links(), 1.0);
   const CheapestPaths got = cheapest_paths(t, {{0, 3, 1}}, lw, {}, 2);
   EXPECT_TRUE(std::isinf(got.cost[0]));
   EXPECT_TRUE(got.paths[0].empty());
 }
 
 TEST(CheapestPaths, RejectsBadWeights) {
-  const Topology t = parse_topology("torus:4");
+  const Network t = parse_network("torus:4");
   EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, std::vector<double>(3, 1.0)), Error);
-  std::vector<double> lw(t.num_link_slots(), 1.0);
+  std::vector<double> lw(t.num_links(), 1.0);
   lw[0] = -1;
   EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
   lw[0] = NAN;
@@ -86,23 +86,23 @@ TEST(CheapestPaths, RejectsBadWeights) {
 TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
   Rng rng(23);
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:6x4"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     std::vector<Job> jobs;
     for (int i = 0; i < 40; ++i)
-      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())), 1});
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())), 1});
     for (int trial = 0; trial < 8; ++trial) {
-      std::vector<double> lw(t.num_link_slots());
+      std::vector<double> lw(t.num_links());
       for (double& w : lw) w = rng.below(3) == 0 ? 1.0 + static_cast<double>(rng.below(9)) : 1e-3 * rng.unit();
       const CheapestPaths exact = cheapest_paths(t, jobs, lw);
       for (double threshold : {0.0, 1e-3, 0.5, 5.0}) {
-        const auto lower = cheapest_cost_lower_bounds(t, jobs, lw, threshold, t.num_nodes());
+        const auto lower = cheapest_cost_lower_bounds(t, jobs, lw, threshold, t.num_vertices());
         ASSERT_EQ(lower.size(), jobs.size());
         for (std::size_t j = 0; j < jobs.size(); ++j) {
           EXPECT_LE(lower[j], exact.cost[j] + 1e-12) << spec << " threshold " << threshold;
           if (threshold == 0.0) EXPECT_NEAR(lower[j], exact.cost[j], 1e-12);
         }
       }
-      EXPECT_TRUE(cheapest_cost_lower_bounds(t, jobs, lw, 0.0, 1).empty() || t.num_nodes() <= 1);
+      EXPECT_TRUE(cheapest_cost_lower_bounds(t, jobs, lw, 0.0, 1).empty() || t.num_vertices() <= 1);
     }
   }
 }
@@ -112,22 +112,21 @@ TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
 TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
   Rng rng(41);
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:6x4", "torus:3x4x5", "mesh:4x4x3"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     std::vector<Job> jobs;
     for (int i = 0; i < 60; ++i)
-      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())), 1});
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())), 1});
     for (int trial = 0; trial < 10; ++trial) {
       const double unit = 0.25;
-      std::vector<std::uint32_t> units(t.num_link_slots(), 0);
-      std::vector<double> lw(t.num_link_slots(), 0.0);
+      std::vector<std::uint32_t> units(t.num_links(), 0);
+      std::vector<double> lw(t.num_links(), 0.0);
       const int zeros = static_cast<int>(rng.below(4));  // from none to most links free
-      for (LinkId l = 0; l < t.num_link_slots(); ++l) {
-        if (!t.link_exists(l)) continue;
+      for (LinkId l = 0; l < t.num_links(); ++l) {
         units[l] = static_cast<int>(rng.below(4)) < zeros ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
         lw[l] = units[l] * unit;
       }
       const CheapestPaths exact = cheapest_paths(t, jobs, lw);
-      for (int components : {1, 4, t.num_nodes()}) {
+      for (int components : {1, 4, t.num_vertices()}) {
         const CheapestPaths got = cheapest_paths_units(t, jobs, units, unit, components);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
           ASSERT_EQ(got.cost[j], exact.cost[j]) << spec << " job " << j << " components " << components;
@@ -148,9 +147,9 @@ TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
 }
 
 TEST(CheapestPaths, UnitSearchRejectsBadInput) {
-  const Topology t = parse_topology("torus:4");
+  const Network t = parse_network("torus:4");
   EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, std::vector<std::uint32_t>(3, 1), 1.0), Error);
-  const std::vector<std::uint32_t> units(t.num_link_slots(), 1);
+  const std::vector<std::uint32_t> units(t.num_links(), 1);
   EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, units, 0.0), Error);
   EXPECT_THROW(cheapest_paths_units(t, {{0, 9, 1}}, units, 1.0), Error);
   std::vector<std::uint32_t> heavy = units;

@@ -72,7 +72,7 @@ TEST(Limits, PlanBytesMustFitSignedSixtyFourBits) {
 }
 
 TEST(Limits, PatternsWhoseBytesOverflowAreRefused) {
-  const Topology t = parse_topology("torus:4");
+  const Network t = parse_network("torus:4");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> wrapping(5, Job{0, 1, Bytes(1) << 62});
   for (const auto& name : planner_names()) EXPECT_THROW(make_plan(name, t, *routing, wrapping, {}), Error) << name;
@@ -100,13 +100,13 @@ TEST(Limits, PathsMustBeSimpleAndAreCheckedInLinearTime) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 10.0);
 
   // The longest simple path there is: a snake through all of torus:300x300.
-  const Topology t = parse_topology("torus:300x300");
+  const Network t = parse_network("torus:300x300");
   Plan p{t.spec(), "dor", "x", {}};
   JobPlan jp{{0, 0, 7}, {{{}, 7}}};
   LinkPath& snake = jp.paths[0].links;
   NodeId at = 0;
   auto step = [&](int dim, int dir) {
-    snake.push_back(t.link(at, dim, dir));
+    snake.push_back(t.torus()->link(at, dim, dir));
     at = t.link_dst(snake.back());
   };
   for (int row = 0; row < 300; ++row) {
@@ -121,11 +121,11 @@ TEST(Limits, PathsMustBeSimpleAndAreCheckedInLinearTime) {
 }
 
 TEST(Limits, TopologiesTooLargeToHoldAreRefusedWhileReadingTheSpec) {
-  EXPECT_EQ(parse_topology("torus:4194304").num_nodes(), 1 << 22);
-  EXPECT_EQ(parse_topology("torus:2048x2048").num_link_slots(), 1 << 24);
+  EXPECT_EQ(parse_network("torus:4194304").num_vertices(), 1 << 22);
+  EXPECT_EQ(parse_network("torus:2048x2048").num_links(), 1 << 24);
   for (const char* spec : {"torus:4194305", "torus:2048x2049", "mesh:9999999x9999999x9999999", "torus:64x64x64x64"}) {
     try {
-      parse_topology(spec);
+      parse_network(spec);
       ADD_FAILURE() << "accepted " << spec;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("too large"), std::string::npos) << e.what();
@@ -134,23 +134,27 @@ TEST(Limits, TopologiesTooLargeToHoldAreRefusedWhileReadingTheSpec) {
   // 26 dimensions hold, 27 do not; a spec of a million dimensions stops at the 27th.
   std::string dims = "torus:2";
   for (int i = 1; i < 26; ++i) dims += "x1";
-  EXPECT_EQ(parse_topology(dims).dims(), 26);
-  EXPECT_THROW(parse_topology(dims + "x1"), Error);
+  EXPECT_EQ(parse_network(dims).torus()->dims(), 26);
+  EXPECT_THROW(parse_network(dims + "x1"), Error);
   std::string huge = "mesh:1";
   for (int i = 0; i < 1000000; ++i) huge += "x1";
-  EXPECT_THROW(parse_topology(huge), Error);
-  EXPECT_THROW(Topology(std::vector<int>(27, 1), std::vector<bool>(27, false)), Error);
-  EXPECT_THROW(Topology({4096, 4096}, {true, true}), Error);
+  EXPECT_THROW(parse_network(huge), Error);
+  EXPECT_THROW(make_torus_network(std::vector<int>(27, 1), std::vector<bool>(27, false), kBgqLinkBandwidth, "", "dor"),
+               Error);
+  EXPECT_THROW(make_torus_network({4096, 4096}, {true, true}, kBgqLinkBandwidth, "", "dor"), Error);
+  EXPECT_THROW(TorusShape(std::vector<int>(27, 1), std::vector<bool>(27, false)), Error);
+  EXPECT_THROW(TorusShape({4096, 4096}, {true, true}), Error);
 }
 
 TEST(Limits, LinkBandwidthIsPositiveAndFinite) {
   for (double bw : {0.0, -1.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                     std::numeric_limits<double>::quiet_NaN(), -0.0}) {
-    EXPECT_THROW(parse_topology("torus:4x4", bw), Error) << bw;
-    EXPECT_THROW(Topology({4}, {true}, bw), Error) << bw;
+    EXPECT_THROW(parse_network("torus:4x4", bw), Error) << bw;
+    EXPECT_THROW(make_torus_network({4}, {true}, bw, "torus:4", "dor"), Error) << bw;
   }
-  EXPECT_DOUBLE_EQ(parse_topology("torus:4", 1e-300).link_bandwidth(), 1e-300);
-  const Topology t = parse_topology("torus:4");
+  const Network slow = parse_network("torus:4", 1e-300);
+  for (LinkId l = 0; l < slow.num_links(); ++l) EXPECT_DOUBLE_EQ(slow.capacity(l), 1e-300) << l;
+  const Network t = parse_network("torus:4");
   const auto routing = make_routing("dor", t);
   PlannerOptions o;
   for (double fwd : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {

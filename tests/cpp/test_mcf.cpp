@@ -13,16 +13,16 @@ using namespace optiq;
 namespace {
 
 // `count` jobs between random nodes of t with 1 .. 4 MiB each.
-std::vector<Job> random_jobs(const Topology& t, Rng& rng, int count) {
+std::vector<Job> random_jobs(const Network& t, Rng& rng, int count) {
   std::vector<Job> jobs;
   for (int i = 0; i < count; ++i)
-    jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+    jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())),
                     1 + rng.below(4 << 20)});
   return jobs;
 }
 
 // A 1%-certified mcf flow without practical limits: the reference the bounds are checked against.
-McfResult fine_mcf(const Topology& t, const RoutingModel& routing, const std::vector<Job>& jobs) {
+McfResult fine_mcf(const Network& t, const RoutingModel& routing, const std::vector<Job>& jobs) {
   McfOptions o;
   o.epsilon = 0.01;
   o.min_path_bytes = 1;
@@ -34,7 +34,7 @@ McfResult fine_mcf(const Topology& t, const RoutingModel& routing, const std::ve
 TEST(Mcf, SplitsAcrossEqualPathsAndCertifiesTheOptimum) {
   // On a 4-ring, 0 -> 2 has exactly two edge-disjoint paths: the optimum is half the bytes
   // per link.
-  const Topology t = parse_topology("torus:4", 1e9);
+  const Network t = parse_network("torus:4", 1e9);
   const auto routing = make_routing("dor", t);
   const Bytes b = 64 << 20;
   McfOptions o;
@@ -51,12 +51,12 @@ TEST(Mcf, SplitsAcrossEqualPathsAndCertifiesTheOptimum) {
 TEST(Mcf, PlansNeverBeatTheirBoundAndRespectLimits) {
   Rng rng(31);
   for (const char* spec : {"torus:4x4", "mesh:3x4", "bgq:2x2x2x2x2", "torus:6x3"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 6; ++trial) {
       std::vector<Job> jobs;
       for (int i = 0; i < 12; ++i)
-        jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+        jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())),
                         rng.below(3) == 0 ? 0 : 1 + rng.below(4 << 20)});
       McfOptions o;
       o.epsilon = 0.05;
@@ -80,7 +80,7 @@ TEST(Mcf, PlansNeverBeatTheirBoundAndRespectLimits) {
 
 TEST(Mcf, ForwardingLimitRaisesTheBoundAndIsHonoured) {
   // 0 -> 2 on a 4-ring must relay through node 1 or node 3; a slow relay limits the plan.
-  const Topology t = parse_topology("torus:4", 1e9);
+  const Network t = parse_network("torus:4", 1e9);
   const auto routing = make_routing("dor", t);
   const Bytes b = 64 << 20;
   McfOptions o;
@@ -94,7 +94,7 @@ TEST(Mcf, ForwardingLimitRaisesTheBoundAndIsHonoured) {
 }
 
 TEST(Mcf, RegisteredAsAPlannerAndRejectsBadInput) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
   const Plan p = make_plan("mcf", t, *routing, {{0, 5, 1 << 20}, {3, 3, 100}}, PlannerOptions{});
   validate_plan(p, t);
@@ -112,15 +112,15 @@ TEST(Mcf, RegisteredAsAPlannerAndRejectsBadInput) {
 }
 
 TEST(CutBound, TightOnARingAndBelowEveryPlan) {
-  const Topology ring = parse_topology("torus:4", 1e9);
+  const Network ring = parse_network("torus:4", 1e9);
   EXPECT_DOUBLE_EQ(cut_lower_bound(ring, {{0, 2, 1000}}), 1000 / 2 / 1e9);  // two links leave node 0
   Rng rng(5);
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
     std::vector<Job> jobs;
     for (int i = 0; i < 20; ++i)
-      jobs.push_back({static_cast<NodeId>(rng.below(t.num_nodes())), static_cast<NodeId>(rng.below(t.num_nodes())),
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())),
                       rng.below(1 << 20)});
     const double cut = cut_lower_bound(t, jobs);
     for (const auto& name : planner_names())
@@ -136,24 +136,24 @@ TEST(CutBound, TightOnARingAndBelowEveryPlan) {
 TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
   Rng rng(57);
   for (const char* spec : {"torus:4x4", "mesh:3x4", "bgq:2x2x2x2x2", "torus:6x3", "torus:3x3x3"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 5; ++trial) {
       const auto jobs = random_jobs(t, rng, 10);
       const McfResult r = fine_mcf(t, *routing, jobs);
-      std::vector<char> hot(t.num_link_slots(), 0);
+      std::vector<char> hot(t.num_links(), 0);
       for (int pass = 0; pass < 4; ++pass) {
-        for (LinkId l = 0; l < t.num_link_slots(); ++l) hot[l] = t.link_exists(l) && (pass == 3 || rng.below(3) == 0);
-        const double b = relaxed_lower_bound(t, jobs, hot, 1e-3, t.num_nodes());
+        for (LinkId l = 0; l < t.num_links(); ++l) hot[l] = pass == 3 || rng.below(3) == 0;
+        const double b = relaxed_lower_bound(t, jobs, hot, 1e-3, t.num_vertices());
         EXPECT_LE(b, r.flow_seconds * (1 + 1e-12)) << spec << " pass " << pass;
         EXPECT_LE(b, r.plan_seconds * (1 + 1e-12)) << spec << " pass " << pass;
         if (pass == 3) EXPECT_GE(b, r.bound_seconds * (1 - 0.02)) << spec;  // all hot: the problem itself
       }
     }
   }
-  const Topology ring = parse_topology("torus:6", 1e9);
-  std::vector<char> hot(ring.num_link_slots(), 0);
-  hot[ring.link(0, 0, +1)] = hot[ring.link(0, 0, -1)] = 1;
+  const Network ring = parse_network("torus:6", 1e9);
+  std::vector<char> hot(ring.num_links(), 0);
+  hot[ring.torus()->link(0, 0, +1)] = hot[ring.torus()->link(0, 0, -1)] = 1;
   const double b = relaxed_lower_bound(ring, {{0, 3, 1 << 20}}, hot, 1e-4, 6);
   EXPECT_NEAR(b, (1 << 20) / 2.0 / 1e9, 1e-4 * (1 << 20) / 2.0 / 1e9);
   EXPECT_EQ(relaxed_lower_bound(ring, {{0, 3, 1 << 20}}, hot, 1e-3, 1), 0.0);  // too many components
@@ -163,13 +163,13 @@ TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
 // busiest link, from the exact LP planner); relaxation bounds let mcf certify its plan anyway,
 // without ever passing the optimum.
 TEST(RelaxedBound, CertifiesWhereCutsAreLoose) {
-  const Topology t = parse_topology("mira:1024");
+  const Network t = parse_network("mira:1024");
   const auto routing = make_routing("bgq", t);
   PatternOptions po;
-  po.num_nodes = t.num_nodes();
+  po.num_nodes = t.num_vertices();
   const auto jobs = assign_sizes(named_pattern("subset", po), "8MiB", 0);
   const McfResult r = plan_mcf(t, *routing, jobs, McfOptions{});
-  const double cut = cut_lower_bound(t, jobs), optimum = 15.402e6 / t.link_bandwidth();
+  const double cut = cut_lower_bound(t, jobs), optimum = 15.402e6 / t.capacity(0);
   EXPECT_GT(r.bound_seconds, cut * 1.03);
   EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-4));
   EXPECT_LE(r.gap(), 0.02);
@@ -183,12 +183,12 @@ TEST(RelaxedBound, CertifiesWhereCutsAreLoose) {
 TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
   Rng rng(91);
   for (const char* spec : {"torus:4x4x3", "mesh:3x4x2", "bgq:2x2x4x2x2", "torus:6x2"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 4; ++trial) {
       const auto jobs = random_jobs(t, rng, 12);
       const McfResult r = fine_mcf(t, *routing, jobs);
-      std::vector<double> score(t.num_link_slots());
+      std::vector<double> score(t.num_links());
       for (double& s : score) s = static_cast<double>(rng.below(100));
       for (int max_components : {4, 8, 1000}) {
         const double unscored = quotient_lower_bound(t, jobs, 1e-3, max_components);
@@ -199,14 +199,14 @@ TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
       }
     }
   }
-  EXPECT_EQ(quotient_lower_bound(parse_topology("torus:8"), {{0, 4, 1 << 20}}), 0.0);
-  EXPECT_THROW(quotient_lower_bound(parse_topology("torus:4x4"), {{0, 5, 1 << 20}}, 0.0), Error);
+  EXPECT_EQ(quotient_lower_bound(parse_network("torus:8"), {{0, 4, 1 << 20}}), 0.0);
+  EXPECT_THROW(quotient_lower_bound(parse_network("torus:4x4"), {{0, 5, 1 << 20}}, 0.0), Error);
 
-  const Topology mira = parse_topology("mira:1024");
+  const Network mira = parse_network("mira:1024");
   PatternOptions po;
-  po.num_nodes = mira.num_nodes();
+  po.num_nodes = mira.num_vertices();
   const auto jobs = assign_sizes(named_pattern("subset", po), "8MiB", 0);
-  const double cut = cut_lower_bound(mira, jobs), optimum = 15.402e6 / mira.link_bandwidth();
+  const double cut = cut_lower_bound(mira, jobs), optimum = 15.402e6 / mira.capacity(0);
   const double q = quotient_lower_bound(mira, jobs, 1e-3);
   EXPECT_GT(q, cut * 1.04);
   EXPECT_LE(q, optimum * (1 + 1e-4));

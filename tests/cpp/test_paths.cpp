@@ -13,7 +13,7 @@ namespace {
 
 // A returned path set is correct when its paths are distinct, simple, valid and within the
 // bound, and their hop counts are exactly the k smallest of all simple paths (the brute force).
-void expect_k_shortest(const Topology& t, NodeId s, NodeId d, int k, int bound) {
+void expect_k_shortest(const Network& t, NodeId s, NodeId d, int k, int bound) {
   const auto got = k_shortest_paths(t, s, d, k, bound);
   const auto all = oracle::all_simple_paths(t, s, d, bound);
   const std::size_t want = std::min<std::size_t>(k, all.size());
@@ -39,10 +39,10 @@ TEST(Yen, MatchesBruteForceOnSmallTopologies) {
   for (const Case c : {Case{"torus:3x3", 0}, Case{"torus:3x3", 2}, Case{"torus:4x4", 0}, Case{"torus:4x4", 1},
                        Case{"mesh:3x3", 2}, Case{"mesh:2x4", 3}, Case{"torus:4x3m", 1}, Case{"torus:2x2x2", 1},
                        Case{"bgq:2x2x2x2x1", 0}, Case{"torus:5", 0}, Case{"torus:2x3x1", 2}}) {
-    const Topology t = parse_topology(c.spec);
+    const Network t = parse_network(c.spec);
     const int bound = t.diameter() + c.extra_hops;
-    for (NodeId s = 0; s < t.num_nodes(); ++s)
-      for (NodeId d = 0; d < t.num_nodes(); ++d)
+    for (NodeId s = 0; s < t.num_vertices(); ++s)
+      for (NodeId d = 0; d < t.num_vertices(); ++d)
         for (int k : {1, 3, 10, 60}) expect_k_shortest(t, s, d, k, bound);
   }
 }
@@ -50,10 +50,10 @@ TEST(Yen, MatchesBruteForceOnSmallTopologies) {
 TEST(Yen, RandomPairsOnLargerTopologiesAgainstBruteForce) {
   Rng rng(11);
   for (const char* spec : {"bgq:2x2x2x2x2", "torus:4x4x2", "mesh:4x4"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     for (int trial = 0; trial < 25; ++trial) {
-      const NodeId s = static_cast<NodeId>(rng.below(t.num_nodes()));
-      const NodeId d = static_cast<NodeId>(rng.below(t.num_nodes()));
+      const NodeId s = static_cast<NodeId>(rng.below(t.num_vertices()));
+      const NodeId d = static_cast<NodeId>(rng.below(t.num_vertices()));
       const int bound = t.hop_distance(s, d) + static_cast<int>(rng.below(3));
       expect_k_shortest(t, s, d, 1 + static_cast<int>(rng.below(80)), bound);
     }
@@ -61,27 +61,27 @@ TEST(Yen, RandomPairsOnLargerTopologiesAgainstBruteForce) {
 }
 
 TEST(Yen, HopBoundTooSmallGivesNoPath) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   EXPECT_TRUE(k_shortest_paths(t, 0, 10, 5, 3).empty());
   EXPECT_EQ(k_shortest_paths(t, 0, 10, 5, 4).front().size(), 4u);
 }
 
 TEST(Yen, SelfPairHasOneEmptyPath) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   const auto p = k_shortest_paths(t, 5, 5, 10);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_TRUE(p[0].empty());
 }
 
 TEST(Yen, BadArguments) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   EXPECT_THROW(k_shortest_paths(t, 0, 16, 5), Error);
   EXPECT_THROW(k_shortest_paths(t, -1, 3, 5), Error);
   EXPECT_THROW(k_shortest_paths(t, 0, 3, 0), Error);
 }
 
 TEST(Candidates, SharedAndThreadedGenerationEqualsPerPairSearch) {
-  const Topology t = parse_topology("bgq:4x4x4x4x2");
+  const Network t = parse_network("bgq:4x4x4x4x2");
   std::vector<Job> jobs;
   Rng rng(5);
   for (int i = 0; i < 200; ++i)  // enough pairs to use worker threads, with repeats
@@ -105,7 +105,7 @@ TEST(Candidates, SharedAndThreadedGenerationEqualsPerPairSearch) {
 TEST(Candidates, SpreadOverTheSourcesLinks) {
   // On Mira 1024 a 6-hop pair has hundreds of shortest paths; the first 50 should leave the
   // source through several ports, not all through the lexicographically smallest one.
-  const Topology t = parse_topology("mira:1024");
+  const Network t = parse_network("mira:1024");
   const auto paths = k_shortest_paths(t, 0, 512 + 7, 50);
   std::set<LinkId> first_links;
   for (const auto& p : paths) first_links.insert(p.front());

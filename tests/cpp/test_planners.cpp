@@ -12,12 +12,12 @@ using namespace optiq;
 
 namespace {
 
-std::vector<Job> random_jobs(const Topology& t, Rng& rng, int count, Bytes max_bytes) {
+std::vector<Job> random_jobs(const Network& t, Rng& rng, int count, Bytes max_bytes) {
   std::vector<Job> jobs;
   for (int i = 0; i < count; ++i) {
     Job j;
-    j.src = static_cast<NodeId>(rng.below(t.num_nodes()));
-    j.dst = static_cast<NodeId>(rng.below(t.num_nodes()));
+    j.src = static_cast<NodeId>(rng.below(t.num_vertices()));
+    j.dst = static_cast<NodeId>(rng.below(t.num_vertices()));
     j.bytes = rng.below(max_bytes + 1);  // includes zero-byte jobs
     jobs.push_back(j);
   }
@@ -31,7 +31,7 @@ std::vector<Job> random_jobs(const Topology& t, Rng& rng, int count, Bytes max_b
 TEST(Planners, RandomPatternsGiveValidDeterministicPlans) {
   Rng rng(2024);
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:4x4x2m", "torus:6"}) {
-    const Topology t = parse_topology(spec);
+    const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 12; ++trial) {
       const auto jobs = random_jobs(t, rng, 1 + static_cast<int>(rng.below(40)), 1 + rng.below(1 << 20));
@@ -58,10 +58,10 @@ TEST(Planners, RandomPatternsGiveValidDeterministicPlans) {
 }
 
 TEST(Heu1, SplitsBytesEquallyAndRespectsMaxloadWhenItCan) {
-  const Topology t = parse_topology("mira:512");
+  const Network t = parse_network("mira:512");
   const auto routing = make_routing("bgq", t);
   PatternOptions po;
-  po.num_nodes = t.num_nodes();
+  po.num_nodes = t.num_vertices();
   const auto jobs = assign_sizes(named_pattern("disjoint", po), "1000003", 0);
   const CandidateSet cs = generate_candidates(t, jobs, 50);
   const Plan p = plan_heu1(t, *routing, jobs, cs, 8);
@@ -77,7 +77,7 @@ TEST(Heu1, SplitsBytesEquallyAndRespectsMaxloadWhenItCan) {
 TEST(Heu1, RaisesTheLimitInsteadOfStarvingAJob) {
   // Eight jobs share one 2-node ring segment; with maxload 1 only one path per link fits, so
   // the limit must rise until every job has a path.
-  const Topology t = parse_topology("mesh:2");
+  const Network t = parse_network("mesh:2");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> jobs(8, Job{0, 1, 100});
   const Plan p = plan_heu1(t, *routing, jobs, generate_candidates(t, jobs, 5), 1);
@@ -87,7 +87,7 @@ TEST(Heu1, RaisesTheLimitInsteadOfStarvingAJob) {
 }
 
 TEST(Planners, JobWithoutCandidatesFailsInsteadOfLooping) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> jobs = {{0, 1, 10}, {0, 10, 10}};
   PlannerOptions o;
@@ -103,7 +103,7 @@ TEST(Planners, JobWithoutCandidatesFailsInsteadOfLooping) {
 }
 
 TEST(Heu2, ChunkStaysConstantAndOnlyTheLastPieceIsSmaller) {
-  const Topology t = parse_topology("torus:8");
+  const Network t = parse_network("torus:8");
   const auto routing = make_routing("dor", t);
   // Job 0 ends with a short remainder first; job 1 must still move in full chunks afterwards.
   const std::vector<Job> jobs = {{0, 4, 1000 * 3 + 1}, {1, 5, 1000 * 3}};
@@ -116,7 +116,7 @@ TEST(Heu2, ChunkStaysConstantAndOnlyTheLastPieceIsSmaller) {
 
 TEST(Heu2, BalancesTwoEqualPathsExactly) {
   // On a 4-ring, 0 -> 2 has two 2-hop paths; heu2 must split evenly.
-  const Topology t = parse_topology("torus:4");
+  const Network t = parse_network("torus:4");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> jobs = {{0, 2, 64 * 1024}};
   const Plan p = plan_heu2(t, *routing, jobs, generate_candidates(t, jobs, 10), 1024);
@@ -126,7 +126,7 @@ TEST(Heu2, BalancesTwoEqualPathsExactly) {
 }
 
 TEST(Planners, UnknownPlannerAndNodesAreErrors) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
   EXPECT_THROW(make_plan("opt9", t, *routing, {{0, 1, 1}}, PlannerOptions{}), Error);
   EXPECT_THROW(make_plan("default", t, *routing, {{0, 16, 1}}, PlannerOptions{}), Error);
@@ -137,11 +137,11 @@ TEST(Planners, UnknownPlannerAndNodesAreErrors) {
 
 // The thesis' 1024-node 1:8 cases: both heuristics must relieve the busiest link.
 TEST(PublishedAnchors, HeuristicsBeatDefaultRoutingOnMira1024) {
-  const Topology t = parse_topology("mira:1024");
+  const Network t = parse_network("mira:1024");
   const auto routing = make_routing("bgq", t);
   for (const char* pattern : {"disjoint", "overlap", "subset"}) {
     PatternOptions po;
-    po.num_nodes = t.num_nodes();
+    po.num_nodes = t.num_vertices();
     const auto jobs = assign_sizes(named_pattern(pattern, po), "8MiB", 0);
     const CandidateSet cs = generate_candidates(t, jobs, 50);
     const Bytes base = compute_metrics(plan_default(t, *routing, jobs), t).link_bytes_max;
@@ -156,9 +156,10 @@ TEST(PublishedAnchors, HeuristicsBeatDefaultRoutingOnMira1024) {
 }
 
 TEST(Metrics, CountsPathsLinksHopsAndTime) {
-  const Topology t = parse_topology("torus:4", 1000.0);
+  const Network t = parse_network("torus:4", 1000.0);
   Plan p{t.spec(), "dor", "hand", {}};
-  const LinkId a = t.link(0, 0, +1), b = t.link(1, 0, +1), c = t.link(0, 0, -1), d = t.link(3, 0, -1);
+  const TorusShape& s = *t.torus();
+  const LinkId a = s.link(0, 0, +1), b = s.link(1, 0, +1), c = s.link(0, 0, -1), d = s.link(3, 0, -1);
   p.jobs.push_back({{0, 2, 300}, {{{a, b}, 200}, {{c, d}, 100}}});
   p.jobs.push_back({{1, 2, 50}, {{{b}, 50}}});
   p.jobs.push_back({{3, 3, 5}, {{{}, 5}}});
