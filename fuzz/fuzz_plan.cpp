@@ -33,8 +33,8 @@ bool same(const Plan& a, const Plan& b) {
 }
 
 // As the runtime schedules a plan file: node n is rank n, jobs in file order.
-void schedules(const Plan& plan, const Topology& t, Bytes total) {
-  const int n = t.num_nodes();
+void schedules(const Plan& plan, const Network& t, Bytes total) {
+  const int n = t.num_vertices();
   const Placement placement(t, n, 1);
   const auto routing = make_routing(plan.routing, t);
   std::vector<RankJob> jobs;
@@ -73,7 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const Error&) {
     return 0;
   }
-  const Topology t = parse_topology(plan.topology);
+  const Network t = parse_network(plan.topology);
   try {
     validate_plan(plan, t);
   } catch (const Error& e) {
@@ -89,11 +89,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FUZZ_CHECK(jp.job.bytes <= kMaxBytes - total, "the plan's bytes pass kMaxBytes");
     total += jp.job.bytes;
   }
-  if (t.num_link_slots() <= (1 << 20)) {  // per-link arrays: keep every run fast
+  if (t.num_links() <= (1 << 20)) {  // per-link arrays: keep every run fast
     const Metrics m = compute_metrics(plan, t);
     FUZZ_CHECK(m.total_bytes == total, "metrics count %llu bytes of %llu",
                static_cast<unsigned long long>(m.total_bytes), static_cast<unsigned long long>(total));
   }
-  if (t.num_nodes() <= 256) schedules(plan, t, total);
+  if (t.num_vertices() <= 256) schedules(plan, t, total);
   return 0;
 }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "optiq/pattern.hpp"
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq {
 
@@ -20,14 +20,14 @@ struct CheapestPaths {
 // the one with fewest hops. Weights must be non-negative; link_weight has one entry per link
 // slot, node_weight one per node or none at all. hop_bound < 0: no bound. Jobs sharing a
 // source share one search, and sources are searched in parallel.
-CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
                              const std::vector<double>& node_weight = {}, int hop_bound = -1);
 
 // Per job, a lower bound on its cheapest path cost under link_weight, computed fast on a
 // contracted graph: node pairs joined both ways by links cheaper than `threshold` merge, and
 // those links count as free. Returns an empty vector when too little contracts for the bound
 // to be cheap (more than `max_components` components remain).
-std::vector<double> cheapest_cost_lower_bounds(const Topology& topo, const std::vector<Job>& jobs,
+std::vector<double> cheapest_cost_lower_bounds(const Network& topo, const std::vector<Job>& jobs,
                                                const std::vector<double>& link_weight, double threshold,
                                                int max_components);
 
@@ -37,7 +37,7 @@ std::vector<double> cheapest_cost_lower_bounds(const Topology& topo, const std::
 // of at most `max_components` components. When the weights leave most links free it settles
 // a small part of the network per source. `settled`, when given, receives the number of
 // nodes settled over all searches.
-CheapestPaths cheapest_paths_units(const Topology& topo, const std::vector<Job>& jobs,
+CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& jobs,
                                    const std::vector<std::uint32_t>& units, double unit, int max_components = 1024,
                                    std::size_t* settled = nullptr);
 

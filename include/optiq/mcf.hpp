@@ -37,7 +37,7 @@ struct McfResult {
   double gap() const { return plan_seconds > 0 ? std::max(0.0, 1.0 - bound_seconds / plan_seconds) : 0.0; }
 };
 
-McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                    const McfOptions& options);
 
 }  // namespace optiq

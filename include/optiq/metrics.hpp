@@ -24,10 +24,10 @@ struct Metrics {
 };
 
 // Bytes crossing every link slot (index = link id).
-std::vector<Bytes> link_loads(const Plan& plan, const Topology& topo);
+std::vector<Bytes> link_loads(const Plan& plan, const Network& topo);
 // Number of paths crossing every link slot.
-std::vector<std::size_t> link_path_counts(const Plan& plan, const Topology& topo);
+std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo);
 
-Metrics compute_metrics(const Plan& plan, const Topology& topo);
+Metrics compute_metrics(const Plan& plan, const Network& topo);
 
 }  // namespace optiq

@@ -27,6 +27,12 @@ const char* kind_name(VertexKind kind);
 constexpr long long kMaxVertices = 1LL << 22;
 constexpr long long kMaxLinks = 1LL << 26;
 
+constexpr double kBgqLinkBandwidth = 1.8e9;  // usable bytes/s per BG/Q link and direction
+
+// Throws optiq::Error naming `what` when a torus of `dims` dimensions and `nodes` nodes (or a
+// prefix of one: the check runs while a spec is read) exceeds the limits above.
+void check_torus_size(int dims, long long nodes, const std::string& what);
+
 // What a torus or mesh generator knows beside the graph: the shape, the coordinates of its
 // vertices (row-major, last dimension fastest) and which link leaves each vertex by each
 // port. Algorithms that exploit a torus (goal-directed search, quotient bounds, dimension-
@@ -112,6 +118,7 @@ class Network {
   bool forwards_in_software(NodeId v) const { return kinds_[v] != VertexKind::Switch; }
 
   int num_links() const { return static_cast<int>(src_.size()); }
+  bool has_link(LinkId l) const { return l >= 0 && l < num_links(); }
   NodeId link_src(LinkId l) const { return src_[l]; }
   NodeId link_dst(LinkId l) const { return dst_[l]; }
   double capacity(LinkId l) const { return capacity_[l]; }
@@ -123,8 +130,9 @@ class Network {
 
   const std::string& spec() const { return spec_; }
   const std::string& default_routing() const { return default_routing_; }
-  // 16 hex digits that change with any vertex kind, link endpoint, capacity or link name: a plan
-  // records it so that it is never executed on another network.
+  // 16 hex digits that change with any vertex kind, link endpoint or link name: the wiring, not
+  // the capacities, so a plan made for this network stays executable when capacities are
+  // re-measured, but is refused on any other network.
   const std::string& digest() const { return digest_; }
 
   const TorusShape* torus() const { return torus_.get(); }  // null unless a torus generator made it
@@ -160,5 +168,10 @@ class Network {
 // e.g. "17:D+".
 Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth,
                            std::string spec, std::string default_routing);
+
+// Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152`, `torus:8x8x8`, `mesh:4x4`.
+// In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to mix the two,
+// e.g. `torus:8x8x4m`. Throws optiq::Error naming the offending text.
+Network parse_network(const std::string& spec, double link_bandwidth = kBgqLinkBandwidth);
 
 }  // namespace optiq

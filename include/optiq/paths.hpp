@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "optiq/pattern.hpp"
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq {
 
@@ -19,7 +19,7 @@ namespace optiq {
 using Progress = std::function<void(const std::string& stage, std::size_t done, std::size_t total)>;
 
 // hop_bound < 0 means the topology's diameter. A node paired with itself has one empty path.
-std::vector<LinkPath> k_shortest_paths(const Topology& topo, NodeId src, NodeId dst, int k, int hop_bound = -1);
+std::vector<LinkPath> k_shortest_paths(const Network& topo, NodeId src, NodeId dst, int k, int hop_bound = -1);
 
 struct CandidateSet {
   int k = 0;
@@ -29,10 +29,10 @@ struct CandidateSet {
 };
 
 // Candidates for every job; jobs with the same endpoints share one search.
-CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& jobs, int k, int hop_bound = -1,
+CandidateSet generate_candidates(const Network& topo, const std::vector<Job>& jobs, int k, int hop_bound = -1,
                                  const Progress& progress = nullptr);
 
 // Nodes visited by a path starting at src: src, then the head of every link.
-std::vector<NodeId> path_nodes(const Topology& topo, NodeId src, const LinkPath& path);
+std::vector<NodeId> path_nodes(const Network& topo, NodeId src, const LinkPath& path);
 
 }  // namespace optiq

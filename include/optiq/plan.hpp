@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "optiq/pattern.hpp"
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq {
 
@@ -28,7 +28,7 @@ struct Plan {
 
 // Throws optiq::Error describing the first defect: a path that does not run src -> dst over
 // existing, adjacent links, or path bytes that do not sum to the job's bytes.
-void validate_plan(const Plan& plan, const Topology& topo);
+void validate_plan(const Plan& plan, const Network& topo);
 
 // Splits `bytes` into `parts` whole numbers differing by at most one, larger ones first.
 std::vector<Bytes> split_evenly(Bytes bytes, std::size_t parts);

@@ -23,18 +23,18 @@ struct PlannerOptions {
 };
 
 // The network's own single route for every job.
-Plan plan_default(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs);
+Plan plan_default(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs);
 // Thesis 5.3.1: select paths round-robin under a limit on paths per link; split bytes equally.
-Plan plan_heu1(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+Plan plan_heu1(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                const CandidateSet& candidates, int maxload);
 // Thesis 5.3.2: largest remaining demand first, one chunk at a time onto its least-loaded path.
-Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                const CandidateSet& candidates, Bytes chunk, const Progress& progress = nullptr);
 
 std::vector<std::string> planner_names();
 bool planner_needs_candidates(const std::string& name);
 // Runs a planner by name ("default", "heu1", "heu2", "mcf"; mcf's hop bound < 0 means none). Candidate paths are generated unless `candidates` is given.
-Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel& routing,
+Plan make_plan(const std::string& name, const Network& topo, const RoutingModel& routing,
                const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates = nullptr);
 
 }  // namespace optiq

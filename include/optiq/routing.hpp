@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq {
 
@@ -21,9 +21,11 @@ class RoutingModel {
 // the published tie-break for 128- and 256-node partitions.
 std::vector<int> bgq_dimension_order(const std::vector<int>& sizes);
 
-// Known models: "bgq" (BG/Q deterministic routing), "dor" (dimension 0 first, shorter way, + on ties),
-// "simgrid" (SimGrid's TORUS cluster, dimensions in bgq_dimension_order; see docs/simulation.md).
-std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Topology& topology);
+// Known models: on tori and meshes "bgq" (BG/Q deterministic routing), "dor" (dimension 0
+// first, shorter way, + on ties) and "simgrid" (SimGrid's TORUS cluster, dimensions in
+// bgq_dimension_order; see docs/simulation.md); on any network "shortest" and "table"
+// (include/optiq/network_routing.hpp).
+std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Network& topology);
 std::vector<std::string> routing_names();
 
 }  // namespace optiq

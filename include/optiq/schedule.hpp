@@ -19,7 +19,7 @@ class Placement {
  public:
   // rank_to_node empty: rank r runs on node r / ranks_per_node. Throws optiq::Error when a rank
   // falls outside the topology.
-  Placement(const Topology& topo, int num_ranks, int ranks_per_node, std::vector<NodeId> rank_to_node = {});
+  Placement(const Network& topo, int num_ranks, int ranks_per_node, std::vector<NodeId> rank_to_node = {});
 
   int num_ranks() const { return static_cast<int>(node_of_.size()); }
   NodeId node_of(Rank r) const { return node_of_[r]; }
@@ -58,13 +58,13 @@ struct Flow {
 // sequence is compared (software cannot pick between two ports to the same neighbour).
 // Copies go only to occupied nodes; when the path turns at an empty node, *off_plan is set
 // and the remaining stretch goes straight to the destination on the default route.
-std::vector<std::size_t> forwarding_points(const Topology& topo, const RoutingModel& routing, NodeId src,
+std::vector<std::size_t> forwarding_points(const Network& topo, const RoutingModel& routing, NodeId src,
                                            const LinkPath& path, const Placement& placement, bool* off_plan);
 
 // Flows for every job. `plan` must have one JobPlan per job, in the same order, with node
 // endpoints placement.node_of(src/dst). Jobs missing from the plan (planned[i] == false) go
 // directly from source to destination.
-std::vector<Flow> make_flows(const Topology& topo, const RoutingModel& routing, const Placement& placement,
+std::vector<Flow> make_flows(const Network& topo, const RoutingModel& routing, const Placement& placement,
                              const std::vector<RankJob>& jobs, const Plan& plan, const std::vector<bool>& planned);
 
 // Scheduling knobs that shape chunks and slots.

@@ -112,7 +112,6 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
   for (LinkId l = 0; l < num_links(); ++l) {
     f.add(&src_[l], sizeof src_[l]);
     f.add(&dst_[l], sizeof dst_[l]);
-    f.add(&capacity_[l], sizeof capacity_[l]);
     if (!torus_) f.add(link_names_[l]);
   }
   digest_ = f.hex();

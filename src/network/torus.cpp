@@ -1,5 +1,6 @@
 // The torus and mesh generator: the only code that knows the port numbering.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 
 #include "optiq/error.hpp"
@@ -9,17 +10,21 @@ namespace optiq {
 
 constexpr int kMaxTorusDims = 26;  // dimension labels A..Z
 
+void check_torus_size(int dims, long long nodes, const std::string& what) {
+  if (dims > kMaxTorusDims) throw Error(what + " has more than " + std::to_string(kMaxTorusDims) + " dimensions");
+  if (nodes > kMaxVertices || nodes * 2 * dims > kMaxLinks)
+    throw Error(what + " is too large (at most " + std::to_string(kMaxVertices) + " nodes and " +
+                std::to_string(kMaxLinks) + " links, 2 per node and dimension)");
+}
+
 TorusShape::TorusShape(std::vector<int> sizes, std::vector<bool> wrap) : sizes_(std::move(sizes)), wrap_(std::move(wrap)) {
-  if (sizes_.empty()) throw Error("a torus needs at least one dimension");
-  if (dims() > kMaxTorusDims) throw Error("a torus has at most " + std::to_string(kMaxTorusDims) + " dimensions");
+  if (sizes_.empty()) throw Error("a topology needs at least one dimension");
   if (wrap_.size() != sizes_.size()) throw Error("one wrap flag per dimension is required");
   long long nodes = 1;
   for (int s : sizes_) {
     if (s < 1) throw Error("dimension sizes must be at least 1, got " + std::to_string(s));
     nodes *= s;
-    if (nodes > kMaxVertices || nodes * 2 * dims() > kMaxLinks)
-      throw Error("the torus is too large (at most " + std::to_string(kMaxVertices) + " nodes and " +
-                  std::to_string(kMaxLinks) + " links)");
+    check_torus_size(dims(), nodes, "the topology");
   }
   num_nodes_ = static_cast<int>(nodes);
   strides_.assign(sizes_.size(), 1);
@@ -87,6 +92,8 @@ int TorusShape::diameter() const {
 
 Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth, std::string spec,
                            std::string default_routing) {
+  if (!(link_bandwidth > 0.0) || !std::isfinite(link_bandwidth))
+    throw Error("link bandwidth must be a positive, finite number of bytes/s, got " + std::to_string(link_bandwidth));
   auto shape = std::make_shared<TorusShape>(std::move(sizes), std::move(wrap));
   Network::Builder b;
   for (NodeId v = 0; v < shape->num_nodes(); ++v) b.add_vertex(VertexKind::Endpoint);

@@ -115,13 +115,13 @@ class SourceSearch {
 
 }  // namespace
 
-CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
                              const std::vector<double>& node_weight, int hop_bound) {
-  if (static_cast<int>(link_weight.size()) != topo.num_link_slots())
-    throw Error("link weights: expected " + std::to_string(topo.num_link_slots()) + " entries, got " +
+  if (static_cast<int>(link_weight.size()) != topo.num_links())
+    throw Error("link weights: expected " + std::to_string(topo.num_links()) + " entries, got " +
                 std::to_string(link_weight.size()));
-  if (!node_weight.empty() && static_cast<int>(node_weight.size()) != topo.num_nodes())
-    throw Error("node weights: expected " + std::to_string(topo.num_nodes()) + " entries, got " +
+  if (!node_weight.empty() && static_cast<int>(node_weight.size()) != topo.num_vertices())
+    throw Error("node weights: expected " + std::to_string(topo.num_vertices()) + " entries, got " +
                 std::to_string(node_weight.size()));
   for (double w : link_weight)
     if (!(w >= 0) || std::isinf(w)) throw Error("link weights must be finite and non-negative");
@@ -138,7 +138,7 @@ CheapestPaths cheapest_paths(const Topology& topo, const std::vector<Job>& jobs,
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
-  const graph::Csr g = topo.link_graph();
+  const graph::Csr& g = topo.graph();
   struct Local {
     SourceSearch search;
     std::vector<double> cost;

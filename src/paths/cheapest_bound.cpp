@@ -11,10 +11,10 @@
 
 namespace optiq {
 
-std::vector<double> cheapest_cost_lower_bounds(const Topology& topo, const std::vector<Job>& jobs,
+std::vector<double> cheapest_cost_lower_bounds(const Network& topo, const std::vector<Job>& jobs,
                                                const std::vector<double>& w, double threshold, int max_components) {
-  OPTIQ_CHECK(static_cast<int>(w.size()) == topo.num_link_slots(), "one weight per link slot");
-  const graph::Csr g = topo.link_graph();
+  OPTIQ_CHECK(static_cast<int>(w.size()) == topo.num_links(), "one weight per link slot");
+  const graph::Csr& g = topo.graph();
   const graph::Components comp = graph::merge_below(g, w, threshold);
   if (comp.count > max_components) return {};
 

@@ -4,8 +4,9 @@
 // integer key weight * M + hops with M above any simple path's hop count, so a monotone
 // radix heap orders the search exactly. The search is A* with a consistent potential
 // H(v) = hw(v) * M + hh(v):
-//   hh(v): hop distance from v to the product of the targets' coordinate sets (at most the
-//          hop distance to the nearest target, changes by at most one per link);
+//   hh(v): on a torus (the network's hint), hop distance from v to the product of the
+//          targets' coordinate sets (at most the hop distance to the nearest target, changes
+//          by at most one per link); 0 on other networks;
 //   hw(v): the larger of (a) the cheapest weight from v's component to a target's component
 //          in a contracted graph where pairs of nodes joined both ways by light links merge
 //          and light links are free, and (b) hh(v) times the lightest link weight.
@@ -55,24 +56,25 @@ Contraction contract(const graph::Csr& g, const std::vector<std::uint32_t>& unit
   return Contraction{c.of, c.count, graph::Csr(c.count, q.to, q.from), std::move(weight)};
 }
 
-// What every search of one call reads: neighbours behind link slots, weights, coordinates
+// What every search of one call reads: the graph, weights, coordinates
 // (one row per node, so the hop bound of a node costs one cache line) and the contraction.
 struct Shared {
-  const Topology& topo;
+  const Network& topo;
   const graph::Csr& g;
   const std::vector<std::uint32_t>& units;
   const Contraction& con;
   std::uint32_t lightest;
-  std::vector<std::uint8_t> coord;  // node * dims + dim
+  const TorusShape* torus;          // null: no coordinate part in the potential
+  std::vector<std::uint8_t> coord;  // node * dims + dim, with the torus hint
   int hop_shift;
 };
 
 class UnitSearch {
  public:
   explicit UnitSearch(const Shared& sh)
-      : sh_(sh), dims_(sh.topo.dims()), node_(sh.topo.num_nodes()),
-        closed_(sh.topo.num_nodes(), 0), comp_search_(sh.con.count), comp_dist_(sh.con.count, kNoKey) {
-    for (int d = 0; d < dims_; ++d) table_.emplace_back(sh.topo.size(d), 0);
+      : sh_(sh), dims_(sh.torus ? sh.torus->dims() : 0), node_(sh.topo.num_vertices()),
+        closed_(sh.topo.num_vertices(), 0), comp_search_(sh.con.count), comp_dist_(sh.con.count, kNoKey) {
+    for (int d = 0; d < dims_; ++d) table_.emplace_back(sh.torus->size(d), 0);
   }
 
   // Returns the number of nodes settled.
@@ -155,7 +157,7 @@ class UnitSearch {
       for (NodeId x : targets) {
         const int cx = sh_.coord[static_cast<std::size_t>(x) * dims_ + d];
         for (int c = 0; c < static_cast<int>(t.size()); ++c)
-          t[c] = std::min<std::uint16_t>(t[c], static_cast<std::uint16_t>(sh_.topo.ring_distance(d, c, cx)));
+          t[c] = std::min<std::uint16_t>(t[c], static_cast<std::uint16_t>(sh_.torus->ring_distance(d, c, cx)));
       }
     }
     const graph::Csr& back = sh_.con.back;
@@ -172,7 +174,7 @@ class UnitSearch {
   std::uint32_t stamp_ = 0;
   std::vector<Node> node_;
   std::vector<std::uint32_t> closed_;  // the innermost loop reads these: kept apart and small
-  std::vector<std::uint32_t> wanted_ = std::vector<std::uint32_t>(sh_.topo.num_nodes(), 0);
+  std::vector<std::uint32_t> wanted_ = std::vector<std::uint32_t>(sh_.topo.num_vertices(), 0);
   std::vector<std::vector<std::uint16_t>> table_;
   graph::Dijkstra<Key> comp_search_;
   std::vector<Key> comp_dist_;
@@ -181,25 +183,24 @@ class UnitSearch {
 
 }  // namespace
 
-CheapestPaths cheapest_paths_units(const Topology& topo, const std::vector<Job>& jobs,
+CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& jobs,
                                    const std::vector<std::uint32_t>& units, double unit, int max_components,
                                    std::size_t* settled) {
-  if (static_cast<int>(units.size()) != topo.num_link_slots())
-    throw Error("link weights: expected " + std::to_string(topo.num_link_slots()) + " entries, got " +
+  if (static_cast<int>(units.size()) != topo.num_links())
+    throw Error("link weights: expected " + std::to_string(topo.num_links()) + " entries, got " +
                 std::to_string(units.size()));
   if (!(unit > 0) || std::isinf(unit)) throw Error("weight unit must be positive and finite");
   std::uint32_t lightest = std::numeric_limits<std::uint32_t>::max();
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-    if (topo.link_exists(l)) {
-      if (units[l] > (1u << 24)) throw Error("link weights above 2^24 units are not supported");
-      lightest = std::min(lightest, units[l]);
-    }
+  for (LinkId l = 0; l < topo.num_links(); ++l) {
+    if (units[l] > (1u << 24)) throw Error("link weights above 2^24 units are not supported");
+    lightest = std::min(lightest, units[l]);
+  }
   {
     int bits = 1;  // the packed key must hold weight * 2^hop_bits + hops for any simple path
-    while ((std::int64_t{1} << bits) <= topo.num_nodes()) ++bits;
+    while ((std::int64_t{1} << bits) <= topo.num_vertices()) ++bits;
     if (2 * bits + 25 > 63) throw Error("topology too large for packed search keys");
-    for (int d = 0; d < topo.dims(); ++d)
-      if (topo.size(d) > 255) throw Error("dimensions longer than 255 nodes are not supported by this search");
+    for (int d = 0; topo.torus() && d < topo.torus()->dims(); ++d)
+      if (topo.torus()->size(d) > 255) throw Error("dimensions longer than 255 nodes are not supported by this search");
   }
   std::map<NodeId, std::vector<std::size_t>> by_source;
   for (std::size_t i = 0; i < jobs.size(); ++i) {
@@ -208,13 +209,16 @@ CheapestPaths cheapest_paths_units(const Topology& topo, const std::vector<Job>&
     by_source[jobs[i].src].push_back(i);
   }
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
-  const graph::Csr g = topo.link_graph();
+  const graph::Csr& g = topo.graph();
   const Contraction con = contract(g, units, std::max(1, max_components));
   Shared shared{topo, g, units, con, lightest,
-                std::vector<std::uint8_t>(static_cast<std::size_t>(topo.num_nodes()) * topo.dims()), 1};
-  for (NodeId v = 0; v < topo.num_nodes(); ++v)
-    for (int d = 0; d < topo.dims(); ++d) shared.coord[static_cast<std::size_t>(v) * topo.dims() + d] = static_cast<std::uint8_t>(topo.coord(v, d));
-  while ((Key{1} << shared.hop_shift) <= static_cast<Key>(topo.num_nodes())) ++shared.hop_shift;
+                topo.torus(), {}, 1};
+  if (const TorusShape* t = topo.torus()) {
+    shared.coord.resize(static_cast<std::size_t>(topo.num_vertices()) * t->dims());
+    for (NodeId v = 0; v < topo.num_vertices(); ++v)
+      for (int d = 0; d < t->dims(); ++d) shared.coord[static_cast<std::size_t>(v) * t->dims() + d] = static_cast<std::uint8_t>(t->coord(v, d));
+  }
+  while ((Key{1} << shared.hop_shift) <= static_cast<Key>(topo.num_vertices())) ++shared.hop_shift;
 
   CheapestPaths out;
   out.cost.assign(jobs.size(), std::numeric_limits<double>::infinity());

@@ -6,52 +6,54 @@
 
 namespace optiq::detail {
 
-SpurSearch::SpurSearch(const Topology& topo)
-    : topo_(topo),
-      banned_(topo.num_nodes(), 0),
-      seen_(topo.num_nodes(), 0),
-      closed_(topo.num_nodes(), 0),
-      dead_(topo.num_nodes(), 0),
-      g_(topo.num_nodes(), 0) {
-  const int n = topo.dims();
+SpurSearch::SpurSearch(const Network& net)
+    : net_(net),
+      torus_(net.torus()),
+      back_(net.graph().reversed()),
+      banned_(net.num_vertices(), 0),
+      seen_(net.num_vertices(), 0),
+      closed_(net.num_vertices(), 0),
+      dead_(net.num_vertices(), 0),
+      g_(net.num_vertices(), 0) {
+  if (!torus_) return;  // no distance hint: the search is breadth-first
+  const int n = torus_->dims();
   for (int d = 0; d < n; ++d)
-    if (topo.size(d) > 255) throw Error("path search supports dimensions of at most 255 nodes");
-  coords_.resize(static_cast<std::size_t>(topo.num_nodes()) * n);
-  for (NodeId v = 0; v < topo.num_nodes(); ++v)
-    for (int d = 0; d < n; ++d) coords_[static_cast<std::size_t>(v) * n + d] = static_cast<std::uint8_t>(topo.coord(v, d));
-  next_.resize(topo.num_link_slots());
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) next_[l] = topo.link_dst(l);
+    if (torus_->size(d) > 255) throw Error("path search supports dimensions of at most 255 nodes");
+  coords_.resize(static_cast<std::size_t>(net.num_vertices()) * n);
+  for (NodeId v = 0; v < net.num_vertices(); ++v)
+    for (int d = 0; d < n; ++d) coords_[static_cast<std::size_t>(v) * n + d] = static_cast<std::uint8_t>(torus_->coord(v, d));
   ring_.resize(n);
   for (int d = 0; d < n; ++d) {
-    const int size = topo.size(d);
+    const int size = torus_->size(d);
     ring_[d].resize(static_cast<std::size_t>(size) * size);
     for (int a = 0; a < size; ++a)
-      for (int b = 0; b < size; ++b) ring_[d][a * size + b] = static_cast<std::uint8_t>(topo.ring_distance(d, a, b));
+      for (int b = 0; b < size; ++b) ring_[d][a * size + b] = static_cast<std::uint8_t>(torus_->ring_distance(d, a, b));
   }
 }
 
 int SpurSearch::h(NodeId a, NodeId b) const {
-  const int n = topo_.dims();
+  if (!torus_) return 0;
+  const int n = torus_->dims();
   const std::uint8_t* ca = &coords_[static_cast<std::size_t>(a) * n];
   const std::uint8_t* cb = &coords_[static_cast<std::size_t>(b) * n];
   int sum = 0;
-  for (int d = 0; d < n; ++d) sum += ring_[d][ca[d] * topo_.size(d) + cb[d]];
+  for (int d = 0; d < n; ++d) sum += ring_[d][ca[d] * torus_->size(d) + cb[d]];
   return sum;
 }
 
 bool SpurSearch::descend(NodeId from, NodeId x, NodeId to, LinkPath& out) {
   if (x == to) return true;
   const int here = h(x, to);
-  for (int d = 0; d < topo_.dims(); ++d)  // links of x in ascending id order
-    for (int dir : {+1, -1}) {
-      const LinkId l = topo_.link(x, d, dir);
-      const NodeId y = next_[l];
-      if (y < 0 || dead_[y] == epoch_ || banned_[y] == epoch_ || h(y, to) != here - 1) continue;
-      if (x == from && first_link_banned(l)) continue;
-      out.push_back(l);
-      if (descend(from, y, to, out)) return true;
-      out.pop_back();
-    }
+  const graph::Csr& g = net_.graph();
+  for (int i = g.out_begin(x); i < g.out_end(x); ++i) {  // links of x in ascending id order
+    const LinkId l = g.arc_at(i);
+    const NodeId y = g.head_at(i);
+    if (dead_[y] == epoch_ || banned_[y] == epoch_ || h(y, to) != here - 1) continue;
+    if (x == from && first_link_banned(l)) continue;
+    out.push_back(l);
+    if (descend(from, y, to, out)) return true;
+    out.pop_back();
+  }
   dead_[x] = epoch_;
   return false;
 }
@@ -71,7 +73,8 @@ bool SpurSearch::find(NodeId from, NodeId to, int budget, LinkPath& out) {
   if (banned_[from] == epoch_ || banned_[to] == epoch_ || budget < 0) return false;
   if (from == to) return true;
   if (h(from, to) > budget) return false;
-  if (descend(from, from, to, out)) return true;
+  // The greedy walk needs exact distances to the target, which only the torus hint gives.
+  if (torus_ && descend(from, from, to, out)) return true;
   out.clear();
   return astar(from, to, budget, out);
 }
@@ -82,7 +85,6 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
   // Backward search from `to`: g is the exact distance to `to` once a node is closed, and
   // h(v) = unconstrained distance from `from` keeps it admissible and consistent.
   auto h = [&](NodeId v) { return this->h(from, v); };
-  const int dims = topo_.dims();
   g_[to] = 0;
   seen_[to] = epoch_;
   int best = -1;
@@ -97,17 +99,16 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
       closed_[v] = epoch_;
       if (v == from) best = g_[v];
       const int ng = g_[v] + 1;
-      for (int d = 0; d < dims; ++d)
-        for (int dir : {+1, -1}) {
-          const NodeId w = next_[topo_.link(v, d, -dir)];  // w --(d, dir)--> v
-          if (w < 0 || banned_[w] == epoch_ || closed_[w] == epoch_) continue;
-          if (w == from && first_link_banned(topo_.link(w, d, dir))) continue;
-          if (seen_[w] == epoch_ && g_[w] <= ng) continue;
-          g_[w] = ng;
-          seen_[w] = epoch_;
-          const int nf = ng + h(w);
-          if (nf <= budget) buckets_[nf].push_back(w);
-        }
+      for (int i = back_.out_begin(v); i < back_.out_end(v); ++i) {  // links w -> v
+        const NodeId w = back_.head_at(i);
+        if (banned_[w] == epoch_ || closed_[w] == epoch_) continue;
+        if (w == from && first_link_banned(back_.arc_at(i))) continue;
+        if (seen_[w] == epoch_ && g_[w] <= ng) continue;
+        g_[w] = ng;
+        seen_[w] = epoch_;
+        const int nf = ng + h(w);
+        if (nf <= budget) buckets_[nf].push_back(w);
+      }
     }
     if (best >= 0) {  // every node with f <= best is now closed: the shortest-path DAG is known
       for (int rest = f + 1; rest <= budget; ++rest) buckets_[rest].clear();
@@ -120,9 +121,11 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
   NodeId x = from;
   for (int r = best; r > 0; --r) {
     LinkId chosen = -1;
-    for (LinkId l = topo_.link(x, 0, +1); l < topo_.link(x + 1, 0, +1); ++l) {
-      const NodeId y = next_[l];
-      if (y < 0 || banned_[y] == epoch_ || (x == from && first_link_banned(l))) continue;
+    const graph::Csr& g = net_.graph();
+    for (int i = g.out_begin(x); i < g.out_end(x); ++i) {
+      const LinkId l = g.arc_at(i);
+      const NodeId y = g.head_at(i);
+      if (banned_[y] == epoch_ || (x == from && first_link_banned(l))) continue;
       if (closed_at(y, r - 1)) {
         chosen = l;
         break;
@@ -130,7 +133,7 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
     }
     if (chosen < 0) throw InternalError("spur search lost its shortest-path DAG");
     out.push_back(chosen);
-    x = topo_.link_dst(chosen);
+    x = net_.link_dst(chosen);
   }
   return true;
 }

@@ -1,17 +1,18 @@
 // Lexicographically smallest shortest path under Yen's spur constraints, by a bounded
-// backward A* whose heuristic is the unconstrained torus distance.
+// backward A* whose heuristic is the unconstrained torus distance (breadth-first search on a
+// network without the torus hint).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq::detail {
 
 class SpurSearch {
  public:
-  explicit SpurSearch(const Topology& topo);
+  explicit SpurSearch(const Network& net);
 
   // Marks a node as unusable for the next search only.
   void ban_node(NodeId node) { banned_[node] = epoch_ + 1; }
@@ -32,13 +33,14 @@ class SpurSearch {
   bool astar(NodeId from, NodeId to, int budget, LinkPath& out);
   bool closed_at(NodeId node, int g) const { return closed_[node] == epoch_ && g_[node] == g; }
 
-  const Topology& topo_;
+  const Network& net_;
+  const TorusShape* torus_;
+  graph::Csr back_;  // links reversed: the backward search's in-links
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> banned_, seen_, closed_, dead_;
-  // Lookup tables so the hot loops need no division: coordinates (node-major), the neighbour
-  // behind every link slot (-1 if none), and per-dimension ring distances.
+  // Lookup tables so the hot loops need no division: coordinates (node-major) and
+  // per-dimension ring distances.
   std::vector<std::uint8_t> coords_;
-  std::vector<NodeId> next_;
   std::vector<std::vector<std::uint8_t>> ring_;  // ring_[d][a * size + b]
   std::vector<int> g_;  // hops to the target, exact once closed
   std::vector<LinkId> banned_links_;

@@ -33,7 +33,7 @@ struct Key {
   }
 };
 
-std::vector<LinkPath> yen(const Topology& topo, detail::SpurSearch& search, NodeId src, NodeId dst, int k,
+std::vector<LinkPath> yen(const Network& topo, detail::SpurSearch& search, NodeId src, NodeId dst, int k,
                           int bound) {
   std::vector<Found> accepted;
   LinkPath first;
@@ -72,28 +72,28 @@ std::vector<LinkPath> yen(const Topology& topo, detail::SpurSearch& search, Node
   return out;
 }
 
-void check_request(const Topology& topo, NodeId src, NodeId dst, int k) {
+void check_request(const Network& topo, NodeId src, NodeId dst, int k) {
   if (!topo.contains(src) || !topo.contains(dst))
     throw Error("node " + std::to_string(topo.contains(src) ? dst : src) + " is outside the topology (0.." +
-                std::to_string(topo.num_nodes() - 1) + ")");
+                std::to_string(topo.num_vertices() - 1) + ")");
   if (k < 1) throw Error("k must be at least 1, got " + std::to_string(k));
 }
 
 }  // namespace
 
-std::vector<NodeId> path_nodes(const Topology& topo, NodeId src, const LinkPath& path) {
+std::vector<NodeId> path_nodes(const Network& topo, NodeId src, const LinkPath& path) {
   std::vector<NodeId> nodes{src};
   for (LinkId l : path) nodes.push_back(topo.link_dst(l));
   return nodes;
 }
 
-std::vector<LinkPath> k_shortest_paths(const Topology& topo, NodeId src, NodeId dst, int k, int hop_bound) {
+std::vector<LinkPath> k_shortest_paths(const Network& topo, NodeId src, NodeId dst, int k, int hop_bound) {
   check_request(topo, src, dst, k);
   detail::SpurSearch search(topo);
   return yen(topo, search, src, dst, k, hop_bound < 0 ? topo.diameter() : hop_bound);
 }
 
-CandidateSet generate_candidates(const Topology& topo, const std::vector<Job>& jobs, int k, int hop_bound,
+CandidateSet generate_candidates(const Network& topo, const std::vector<Job>& jobs, int k, int hop_bound,
                                  const Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   for (const Job& j : jobs) check_request(topo, j.src, j.dst, k);

@@ -7,15 +7,14 @@ namespace optiq {
 namespace {
 
 // max(bytes leaving S / capacity leaving S, bytes entering S / capacity entering S).
-double cut_value(const Topology& topo, const std::vector<Job>& jobs, const std::vector<char>& in) {
+double cut_value(const Network& topo, const std::vector<Job>& jobs, const std::vector<char>& in) {
   double out_bytes = 0, in_bytes = 0, out_cap = 0, in_cap = 0;
   for (const Job& j : jobs) {
     if (in[j.src] && !in[j.dst]) out_bytes += static_cast<double>(j.bytes);
     if (!in[j.src] && in[j.dst]) in_bytes += static_cast<double>(j.bytes);
   }
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) {
+  for (LinkId l = 0; l < topo.num_links(); ++l) {
     const NodeId v = topo.link_dst(l);
-    if (v < 0) continue;
     const bool from_in = in[topo.link_src(l)], to_in = in[v];
     if (from_in && !to_in) out_cap += topo.capacity(l);
     if (!from_in && to_in) in_cap += topo.capacity(l);
@@ -26,15 +25,16 @@ double cut_value(const Topology& topo, const std::vector<Job>& jobs, const std::
   return best;
 }
 
-double grow_and_cut(const Topology& topo, const std::vector<Job>& jobs, std::vector<char> in) {
+double grow_and_cut(const Network& topo, const std::vector<Job>& jobs, std::vector<char> in) {
   double best = 0;
-  for (int radius = 0; radius <= topo.diameter(); ++radius) {
+  const graph::Csr& g = topo.graph();
+  while (true) {  // one ring of neighbours more each round, until nothing grows
     best = std::max(best, cut_value(topo, jobs, in));
     std::vector<char> next = in;
     bool grew = false;
-    for (NodeId v = 0; v < topo.num_nodes(); ++v)
+    for (NodeId v = 0; v < topo.num_vertices(); ++v)
       if (in[v])
-        for (NodeId w : topo.neighbors(v)) grew |= !next[w], next[w] = 1;
+        for (int i = g.out_begin(v); i < g.out_end(v); ++i) grew |= !next[g.head_at(i)], next[g.head_at(i)] = 1;
     if (!grew) break;
     in.swap(next);
   }
@@ -43,8 +43,8 @@ double grow_and_cut(const Topology& topo, const std::vector<Job>& jobs, std::vec
 
 }  // namespace
 
-double cut_lower_bound(const Topology& topo, const std::vector<Job>& jobs) {
-  std::vector<char> sources(topo.num_nodes(), 0), dests(topo.num_nodes(), 0);
+double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs) {
+  std::vector<char> sources(topo.num_vertices(), 0), dests(topo.num_vertices(), 0);
   for (const Job& j : jobs)
     if (j.bytes > 0) sources[j.src] = 1, dests[j.dst] = 1;
   return std::max(grow_and_cut(topo, jobs, sources), grow_and_cut(topo, jobs, dests));

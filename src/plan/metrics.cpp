@@ -4,23 +4,23 @@
 
 namespace optiq {
 
-std::vector<Bytes> link_loads(const Plan& plan, const Topology& topo) {
-  std::vector<Bytes> load(topo.num_link_slots(), 0);
+std::vector<Bytes> link_loads(const Plan& plan, const Network& topo) {
+  std::vector<Bytes> load(topo.num_links(), 0);
   for (const JobPlan& jp : plan.jobs)
     for (const PathShare& p : jp.paths)
       for (LinkId l : p.links) load[l] += p.bytes;
   return load;
 }
 
-std::vector<std::size_t> link_path_counts(const Plan& plan, const Topology& topo) {
-  std::vector<std::size_t> count(topo.num_link_slots(), 0);
+std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo) {
+  std::vector<std::size_t> count(topo.num_links(), 0);
   for (const JobPlan& jp : plan.jobs)
     for (const PathShare& p : jp.paths)
       for (LinkId l : p.links) ++count[l];
   return count;
 }
 
-Metrics compute_metrics(const Plan& plan, const Topology& topo) {
+Metrics compute_metrics(const Plan& plan, const Network& topo) {
   Metrics m;
   std::size_t moving_jobs = 0, hop_sum = 0;
   for (const JobPlan& jp : plan.jobs) {
@@ -39,7 +39,7 @@ Metrics compute_metrics(const Plan& plan, const Topology& topo) {
   const auto counts = link_path_counts(plan, topo);
   const auto loads = link_loads(plan, topo);
   std::size_t count_sum = 0;
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l) {
+  for (LinkId l = 0; l < topo.num_links(); ++l) {
     if (counts[l] == 0) continue;
     ++m.links_used;
     count_sum += counts[l];

@@ -19,26 +19,28 @@ namespace {
 constexpr int kFineRounds = 5000;
 
 // Merged nodes left by keeping the dimensions in `mask`.
-long long quotient_size(const Topology& topo, unsigned mask) {
+long long quotient_size(const TorusShape& topo, unsigned mask) {
   long long n = 1;
   for (int d = 0; d < topo.dims(); ++d)
     if (mask >> d & 1U) n *= topo.size(d);
   return n;
 }
 
-double bound_keeping(const Topology& topo, const std::vector<Job>& jobs, unsigned mask, double tolerance,
+double bound_keeping(const Network& topo, const std::vector<Job>& jobs, unsigned mask, double tolerance,
                      int max_components, int max_rounds) {
-  std::vector<char> kept(topo.num_link_slots(), 0);
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-    kept[l] = topo.link_exists(l) && (mask >> topo.link_dim(l) & 1U);
+  std::vector<char> kept(topo.num_links(), 0);
+  for (LinkId l = 0; l < topo.num_links(); ++l)
+    kept[l] = mask >> topo.torus()->link_dim(l) & 1U;
   return relaxed_lower_bound(topo, jobs, kept, tolerance, max_components, max_rounds);
 }
 
 }  // namespace
 
-double quotient_lower_bound(const Topology& topo, const std::vector<Job>& jobs, double tolerance,
+double quotient_lower_bound(const Network& net, const std::vector<Job>& jobs, double tolerance,
                             int max_components, const std::vector<double>& link_score, int tries) {
   if (!(tolerance > 0 && tolerance < 1)) throw Error("quotient bound: tolerance must be in (0, 1)");
+  if (!net.torus()) return 0.0;  // quotients by dimension need a torus
+  const TorusShape& topo = *net.torus();
   const int dims = topo.dims();
   if (dims > 16) return 0.0;
   unsigned linked = 0;  // dimensions that have links at all
@@ -62,10 +64,9 @@ double quotient_lower_bound(const Topology& topo, const std::vector<Job>& jobs, 
   double best = 0;
   if (!link_score.empty()) {
     // The quotients keeping the most link score are solved, the others skipped.
-    OPTIQ_CHECK(static_cast<int>(link_score.size()) == topo.num_link_slots(), "one score per link slot");
+    OPTIQ_CHECK(static_cast<int>(link_score.size()) == topo.num_links(), "one score per link");
     std::vector<double> per_dim(dims, 0.0);
-    for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-      if (topo.link_exists(l)) per_dim[topo.link_dim(l)] += link_score[l];
+    for (LinkId l = 0; l < topo.num_links(); ++l) per_dim[topo.link_dim(l)] += link_score[l];
     auto kept_score = [&](unsigned mask) {
       double sum = 0;
       for (int d = 0; d < dims; ++d)
@@ -74,7 +75,7 @@ double quotient_lower_bound(const Topology& topo, const std::vector<Job>& jobs, 
     };
     std::stable_sort(masks.begin(), masks.end(), [&](unsigned a, unsigned b) { return kept_score(a) > kept_score(b); });
     for (std::size_t i = 0; i < masks.size() && i < static_cast<std::size_t>(tries); ++i)
-      best = std::max(best, bound_keeping(topo, jobs, masks[i], tolerance, max_components, kFineRounds));
+      best = std::max(best, bound_keeping(net, jobs, masks[i], tolerance, max_components, kFineRounds));
     return best;
   }
   // Without scores a coarse solve ranks the quotients and only the best is solved to the
@@ -82,10 +83,10 @@ double quotient_lower_bound(const Topology& topo, const std::vector<Job>& jobs, 
   const double coarse = std::max(tolerance, kCoarseTolerance);
   unsigned best_mask = masks.front();
   for (unsigned mask : masks) {
-    const double b = bound_keeping(topo, jobs, mask, coarse, max_components, kFineRounds);
+    const double b = bound_keeping(net, jobs, mask, coarse, max_components, kFineRounds);
     if (b > best) best = b, best_mask = mask;
   }
-  if (coarse > tolerance) best = std::max(best, bound_keeping(topo, jobs, best_mask, tolerance, max_components, kFineRounds));
+  if (coarse > tolerance) best = std::max(best, bound_keeping(net, jobs, best_mask, tolerance, max_components, kFineRounds));
   return best;
 }
 

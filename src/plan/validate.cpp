@@ -12,10 +12,10 @@ namespace {
 // A path visits each node at most once. A walk that comes back to a node moves no byte a
 // shorter path would not, while costing the runtime work per hop (and counting its bytes again
 // on every link it repeats); a file could otherwise make one path of any length.
-void check_path(const Topology& topo, const JobPlan& jp, const PathShare& share, const std::string& where) {
-  if (share.links.size() >= static_cast<std::size_t>(topo.num_nodes()))
+void check_path(const Network& topo, const JobPlan& jp, const PathShare& share, const std::string& where) {
+  if (share.links.size() >= static_cast<std::size_t>(topo.num_vertices()))
     throw Error(where + ": " + std::to_string(share.links.size()) + " hops cannot be a simple path in " +
-                std::to_string(topo.num_nodes()) + " nodes");
+                std::to_string(topo.num_vertices()) + " nodes");
   // Short paths (nearly all) are compared pairwise without allocating; long ones hashed.
   constexpr std::size_t kShort = 24;
   NodeId recent[kShort + 1];
@@ -36,7 +36,7 @@ void check_path(const Topology& topo, const JobPlan& jp, const PathShare& share,
   visit(at, 0);
   for (std::size_t i = 0; i < share.links.size(); ++i) {
     const LinkId l = share.links[i];
-    if (!topo.link_exists(l)) throw Error(where + ": link " + std::to_string(l) + " does not exist");
+    if (!topo.has_link(l)) throw Error(where + ": link " + std::to_string(l) + " does not exist");
     if (topo.link_src(l) != at)
       throw Error(where + ": link " + std::to_string(l) + " does not start at node " + std::to_string(at));
     at = topo.link_dst(l);
@@ -47,14 +47,14 @@ void check_path(const Topology& topo, const JobPlan& jp, const PathShare& share,
 
 }  // namespace
 
-void validate_plan(const Plan& plan, const Topology& topo) {
+void validate_plan(const Plan& plan, const Network& topo) {
   Bytes total = 0;
   for (std::size_t j = 0; j < plan.jobs.size(); ++j) {
     const JobPlan& jp = plan.jobs[j];
     const std::string where = "job " + std::to_string(j) + " (" + std::to_string(jp.job.src) + "->" +
                               std::to_string(jp.job.dst) + ")";
     if (!topo.contains(jp.job.src) || !topo.contains(jp.job.dst))
-      throw Error(where + ": node outside the topology (0.." + std::to_string(topo.num_nodes() - 1) + ")");
+      throw Error(where + ": node outside the topology (0.." + std::to_string(topo.num_vertices() - 1) + ")");
     Bytes sum = 0;
     for (std::size_t p = 0; p < jp.paths.size(); ++p) {
       const std::string path = where + ", path " + std::to_string(p);

@@ -9,14 +9,14 @@
 
 namespace optiq::detail {
 
-inline Plan empty_plan(const Topology& topo, const RoutingModel& routing, const std::string& planner,
+inline Plan empty_plan(const Network& topo, const RoutingModel& routing, const std::string& planner,
                        const std::vector<Job>& jobs) {
   Plan plan{topo.spec(), routing.name(), planner, {}};
   plan.jobs.reserve(jobs.size());
   for (const Job& j : jobs) {
     if (!topo.contains(j.src) || !topo.contains(j.dst))
       throw Error("node " + std::to_string(topo.contains(j.src) ? j.dst : j.src) + " is outside the topology (0.." +
-                  std::to_string(topo.num_nodes() - 1) + ")");
+                  std::to_string(topo.num_vertices() - 1) + ")");
     plan.jobs.push_back({j, {}});
   }
   return plan;

@@ -10,7 +10,7 @@
 
 namespace optiq {
 
-Plan plan_heu1(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+Plan plan_heu1(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                const CandidateSet& candidates, int maxload) {
   if (maxload < 1) throw Error("maxload must be at least 1, got " + std::to_string(maxload));
   OPTIQ_CHECK(candidates.per_job.size() == jobs.size(), "candidate set does not match the jobs");
@@ -21,7 +21,7 @@ Plan plan_heu1(const Topology& topo, const RoutingModel& routing, const std::vec
     detail::require_candidates(jobs[j], j, candidates.per_job[j].size(), candidates.hop_bound);
     if (jobs[j].bytes > 0) waiting.push_back(j);
   }
-  std::vector<int> load(topo.num_link_slots(), 0);
+  std::vector<int> load(topo.num_links(), 0);
   std::vector<std::vector<std::size_t>> kept(jobs.size());
   int limit = maxload;
   while (!waiting.empty()) {

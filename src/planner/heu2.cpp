@@ -9,7 +9,7 @@
 
 namespace optiq {
 
-Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                const CandidateSet& candidates, Bytes chunk, const Progress& progress) {
   if (chunk < 1) throw Error("chunk must be at least 1 byte");
   OPTIQ_CHECK(candidates.per_job.size() == jobs.size(), "candidate set does not match the jobs");
@@ -26,7 +26,7 @@ Plan plan_heu2(const Topology& topo, const RoutingModel& routing, const std::vec
     total += jobs[j].bytes;
   }
 
-  std::vector<Bytes> load(topo.num_link_slots(), 0);
+  std::vector<Bytes> load(topo.num_links(), 0);
   std::vector<std::vector<Bytes>> assigned(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) assigned[j].assign(candidates.per_job[j].size(), 0);
   Bytes done = 0, next_report = total / 100;

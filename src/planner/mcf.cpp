@@ -64,10 +64,10 @@ struct PathFlow {
 // utilisation u (load over capacity, in seconds) against the reference utilisation U.
 class Loads {
  public:
-  Loads(const Topology& topo, double forward_bandwidth)
-      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_link_slots(), 0.0),
-        node_(forward_bandwidth > 0 ? topo.num_nodes() : 0, 0.0), cap_(topo.num_link_slots()) {
-    for (LinkId l = 0; l < topo.num_link_slots(); ++l) cap_[l] = topo.capacity(l);
+  Loads(const Network& topo, double forward_bandwidth)
+      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
+        node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
+    for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
   }
 
   void add(const LinkPath& p, double x) {
@@ -104,7 +104,7 @@ class Loads {
   double forward_capacity() const { return fwd_cap_; }
 
  private:
-  const Topology& topo_;
+  const Network& topo_;
   double fwd_cap_;
   std::vector<double> link_, node_;
   std::vector<double> cap_;  // per link slot, looked up often enough to keep at hand
@@ -113,7 +113,7 @@ class Loads {
 
 }  // namespace
 
-McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                    const McfOptions& o) {
   if (!(o.epsilon > 0 && o.epsilon < 1)) throw Error("epsilon must be in (0, 1), got " + std::to_string(o.epsilon));
   if (o.max_iterations < 1) throw Error("max_iterations must be at least 1");
@@ -130,20 +130,22 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
   if (active.empty()) return result;
 
   Loads loads(topo, o.forward_bandwidth);
-  // Without node weights or a hop bound, pricing runs a goal-directed search on whole-number
-  // weights (the potential's grid) that is fast enough to search from every source each round.
-  const bool unit_pricing = !loads.forwarding() && o.hop_bound < 0;
-  std::vector<double> link_w(topo.num_link_slots(), 0.0), node_w(loads.forwarding() ? topo.num_nodes() : 0, 0.0);
-  for (LinkId l = 0; l < topo.num_link_slots(); ++l)
-    if (topo.link_exists(l)) link_w[l] = 1.0 / topo.capacity(l);
-  std::vector<std::uint32_t> units(unit_pricing ? topo.num_link_slots() : 0);
-  for (LinkId l = 0; l < static_cast<LinkId>(units.size()); ++l) units[l] = topo.link_exists(l) ? 1 : 0;
-  CheapestPaths priced = unit_pricing ? cheapest_paths_units(topo, active_jobs, units, 1.0 / topo.link_bandwidth())
+  // Without node weights or a hop bound, and with one capacity on every link, pricing runs a
+  // goal-directed search on whole-number weights (the potential's grid) that is fast enough to
+  // search from every source each round; otherwise Dijkstra on the weights themselves.
+  const auto [thinnest, widest] = std::minmax_element(topo.capacities().begin(), topo.capacities().end());
+  const bool uniform = topo.num_links() == 0 || *thinnest == *widest;
+  const double link_capacity = topo.num_links() ? *widest : 1.0;
+  const bool unit_pricing = !loads.forwarding() && o.hop_bound < 0 && uniform;
+  std::vector<double> link_w(topo.num_links(), 0.0), node_w(loads.forwarding() ? topo.num_vertices() : 0, 0.0);
+  for (LinkId l = 0; l < topo.num_links(); ++l) link_w[l] = 1.0 / topo.capacity(l);
+  std::vector<std::uint32_t> units(unit_pricing ? topo.num_links() : 0, 1);
+  CheapestPaths priced = unit_pricing ? cheapest_paths_units(topo, active_jobs, units, 1.0 / link_capacity)
                                       : cheapest_paths(topo, active_jobs, link_w, node_w, o.hop_bound);
   std::vector<std::vector<PathFlow>> flows(active.size());
   for (std::size_t a = 0; a < active.size(); ++a) {
     detail::require_candidates(active_jobs[a], active[a], std::isinf(priced.cost[a]) ? 0 : 1,
-                               o.hop_bound < 0 ? topo.num_nodes() : o.hop_bound);
+                               o.hop_bound < 0 ? topo.num_vertices() : o.hop_bound);
     flows[a].push_back({priced.paths[a], static_cast<double>(active_jobs[a].bytes)});
     loads.add(priced.paths[a], flows[a][0].x);
   }
@@ -216,7 +218,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       // Weights are rounded down to a grid: links far below the bottleneck become free, so among
       // otherwise equal paths the fewest hops win instead of long detours through links with
       // negligible load. Any non-negative weights certify a bound, rounded ones included.
-      for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+      for (LinkId l = 0; l < topo.num_links(); ++l)
         if (loads.capacity(l) > 0) {
           const double g = quantise(loads.link_g(l));
           link_w[l] = g / loads.capacity(l);
@@ -234,11 +236,11 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
       bool cheap = false;
       if (unit_pricing) {
-        for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+        for (LinkId l = 0; l < topo.num_links(); ++l)
           units[l] = static_cast<std::uint32_t>(std::llround(link_w[l] * loads.capacity(l) * kGrid));
         std::size_t settled = 0;
-        priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * topo.link_bandwidth()), 1024, &settled);
-        cheap = settled * kCheapSearchShare <= by_source.size() * static_cast<std::size_t>(topo.num_nodes());
+        priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * link_capacity), 1024, &settled);
+        cheap = settled * kCheapSearchShare <= by_source.size() * static_cast<std::size_t>(topo.num_vertices());
       } else {
         priced = cheapest_paths(topo, window_jobs, link_w, node_w, o.hop_bound);
       }
@@ -247,7 +249,7 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       if (window_count > 1 && o.hop_bound < 0) {
         for (double relative : {1e-4, 1e-6}) {  // either threshold gives a valid bound; keep the best
           const auto b = cheapest_cost_lower_bounds(topo, active_jobs, link_w, relative * heaviest,
-                                                    topo.num_nodes() / 4);
+                                                    topo.num_vertices() / 4);
           for (std::size_t a = 0; a < b.size(); ++a) lower[a] = std::max(lower[a], b[a]);
         }
       }
@@ -265,8 +267,8 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       // dimensions' links are the bottlenecks (they rank the candidate quotients).
       if (!quotient_tried && eta >= kQuotientFromEta && U > (1.0 + o.epsilon) * best_bound) {
         quotient_tried = true;
-        std::vector<double> score(topo.num_link_slots(), 0.0);
-        for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+        std::vector<double> score(topo.num_links(), 0.0);
+        for (LinkId l = 0; l < topo.num_links(); ++l)
           if (loads.capacity(l) > 0) score[l] = loads.link_g(l);
         best_bound = std::max(best_bound, quotient_lower_bound(topo, active_jobs, o.epsilon / 8, kQuotientComponents,
                                                                score, kQuotientTries));
@@ -275,9 +277,9 @@ McfResult plan_mcf(const Topology& topo, const RoutingModel& routing, const std:
       // networks each costs seconds once the hot links split it into few components.
       if (eta >= kRelaxFromEta && U > (1.0 + o.epsilon) * best_bound && relax_wait-- <= 0) {
         const double before = best_bound;
-        std::vector<char> hot(topo.num_link_slots(), 0);
+        std::vector<char> hot(topo.num_links(), 0);
         for (double fraction : kHotFractions) {
-          for (LinkId l = 0; l < topo.num_link_slots(); ++l)
+          for (LinkId l = 0; l < topo.num_links(); ++l)
             hot[l] = loads.capacity(l) > 0 && loads.utilisation(l) >= fraction * U;
           best_bound = std::max(best_bound, relaxed_lower_bound(topo, active_jobs, hot, o.epsilon / 4, kRelaxComponents));
         }

@@ -10,7 +10,7 @@ std::vector<std::string> planner_names() { return {"default", "heu1", "heu2", "m
 
 bool planner_needs_candidates(const std::string& name) { return name == "heu1" || name == "heu2"; }
 
-Plan make_plan(const std::string& name, const Topology& topo, const RoutingModel& routing,
+Plan make_plan(const std::string& name, const Network& topo, const RoutingModel& routing,
                const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates) {
   const auto names = planner_names();
   if (std::find(names.begin(), names.end(), name) == names.end())

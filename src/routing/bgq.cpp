@@ -29,7 +29,7 @@ namespace {
 
 // Direct way unless the ring makes the wrap shorter; at exactly half the ring, even sources go
 // direct and odd ones wrap. In a size-2 ring this sends both 0->1 and 1->0 out of the + port.
-int bgq_direction(const Topology& topo, int dim, int s, int t) {
+int bgq_direction(const TorusShape& topo, int dim, int s, int t) {
   const int direct = t > s ? +1 : -1;
   const int distance = t > s ? t - s : s - t;
   const int ring = topo.size(dim);
@@ -39,8 +39,9 @@ int bgq_direction(const Topology& topo, int dim, int s, int t) {
 
 }  // namespace
 
-std::unique_ptr<RoutingModel> make_bgq_routing(const Topology& topo) {
-  return std::make_unique<detail::DimensionOrderRouting>("bgq", topo, bgq_dimension_order(topo.sizes()), bgq_direction);
+std::unique_ptr<RoutingModel> make_bgq_routing(const Network& net) {
+  return std::make_unique<detail::DimensionOrderRouting>("bgq", net, bgq_dimension_order(detail::torus_of(net, "bgq").sizes()),
+                                                         bgq_direction);
 }
 
 }  // namespace optiq

@@ -8,18 +8,24 @@
 
 namespace optiq::detail {
 
+// The torus behind a network, or an error naming the routing that needs one.
+inline const TorusShape& torus_of(const Network& net, const char* routing) {
+  if (!net.torus()) throw Error("routing '" + std::string(routing) + "' needs a torus or mesh network, not '" + net.spec() + "'");
+  return *net.torus();
+}
+
 // Chooses +1 or -1 for a move from coordinate s to t != s along dimension dim.
-using DirectionRule = int (*)(const Topology&, int dim, int s, int t);
+using DirectionRule = int (*)(const TorusShape&, int dim, int s, int t);
 
 class DimensionOrderRouting final : public RoutingModel {
  public:
-  DimensionOrderRouting(std::string name, const Topology& topo, std::vector<int> order, DirectionRule rule)
-      : name_(std::move(name)), topo_(topo), order_(std::move(order)), rule_(rule) {}
+  DimensionOrderRouting(std::string name, const Network& net, std::vector<int> order, DirectionRule rule)
+      : name_(std::move(name)), net_(net), topo_(torus_of(net, name_.c_str())), order_(std::move(order)), rule_(rule) {}
 
   std::string name() const override { return name_; }
 
   LinkPath route(NodeId src, NodeId dst) const override {
-    if (!topo_.contains(src) || !topo_.contains(dst)) throw Error("route endpoint outside the topology");
+    if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the topology");
     LinkPath path;
     NodeId here = src;
     for (int dim : order_) {
@@ -29,9 +35,9 @@ class DimensionOrderRouting final : public RoutingModel {
       const int dir = rule_(topo_, dim, s, t);
       while (s != t) {
         const LinkId l = topo_.link(here, dim, dir);
-        OPTIQ_CHECK(topo_.link_exists(l), "routing stepped off the topology");
+        OPTIQ_CHECK(l >= 0, "routing stepped off the topology");
         path.push_back(l);
-        here = topo_.link_dst(l);
+        here = net_.link_dst(l);
         s = topo_.coord(here, dim);
       }
     }
@@ -41,7 +47,8 @@ class DimensionOrderRouting final : public RoutingModel {
 
  private:
   std::string name_;
-  const Topology& topo_;
+  const Network& net_;
+  const TorusShape& topo_;
   std::vector<int> order_;
   DirectionRule rule_;
 };

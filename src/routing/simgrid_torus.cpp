@@ -14,7 +14,7 @@ namespace {
 // is within half a ring of it by wrapping. Ties at exactly half a ring therefore go + except
 // from the middle coordinate itself. A line (or a size-2 dimension, whose second cable
 // SimGrid never uses) is always crossed the direct way.
-int simgrid_direction(const Topology& topo, int dim, int s, int t) {
+int simgrid_direction(const TorusShape& topo, int dim, int s, int t) {
   const int ring = topo.size(dim);
   if (!topo.wraps(dim) || ring <= 2) return t > s ? +1 : -1;
   const int half = ring / 2;
@@ -25,8 +25,9 @@ int simgrid_direction(const Topology& topo, int dim, int s, int t) {
 
 }  // namespace
 
-std::unique_ptr<RoutingModel> make_simgrid_routing(const Topology& topo) {
-  return std::make_unique<detail::DimensionOrderRouting>("simgrid", topo, bgq_dimension_order(topo.sizes()),
+std::unique_ptr<RoutingModel> make_simgrid_routing(const Network& net) {
+  return std::make_unique<detail::DimensionOrderRouting>("simgrid", net,
+                                                         bgq_dimension_order(detail::torus_of(net, "simgrid").sizes()),
                                                          simgrid_direction);
 }
 

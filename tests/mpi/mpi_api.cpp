@@ -125,7 +125,7 @@ void plan_files(optiq_transport tr, int rpn, Checker& ck) {
   MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
   const std::string path = "/tmp/optiq-test-plan-" + std::to_string(pid) + ".json";
   if (rank == 0) {
-    const optiq::Topology t = optiq::parse_topology(spec);
+    const optiq::Network t = optiq::parse_network(spec);
     const auto routing = optiq::make_routing(t.default_routing(), t);
     std::vector<optiq::Job> jobs;
     optiq::Rng rng(60);

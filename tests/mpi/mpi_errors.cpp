@@ -191,7 +191,7 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
   const std::string bigger = "torus:" + std::to_string(2 * size);
   const std::string other = "mesh:" + std::to_string(size);
   auto write_plan = [&](const std::string& spec, const std::string& path, int src, int dst) {
-    const optiq::Topology t = optiq::parse_topology(spec);
+    const optiq::Network t = optiq::parse_network(spec);
     const auto routing = optiq::make_routing(t.default_routing(), t);
     optiq::save_plan(optiq::make_plan("default", t, *routing, {{src, dst, 100}}, {}), t, path);
   };

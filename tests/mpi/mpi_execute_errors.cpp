@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
   MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
   const std::string path = "/tmp/optiq-test-execute-" + std::to_string(pid) + ".json";
   if (world_rank() == 0) {  // every node sends to every node, itself included
-    const optiq::Topology t = optiq::parse_topology(full_machine(size));
+    const optiq::Network t = optiq::parse_network(full_machine(size));
     const auto routing = optiq::make_routing(t.default_routing(), t);
     std::vector<optiq::Job> jobs;
     for (int a = 0; a < size; ++a)

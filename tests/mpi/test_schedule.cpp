@@ -15,10 +15,10 @@ using namespace optiq;
 
 namespace {
 
-LinkPath by_ports(const Topology& t, NodeId src, const std::vector<std::string>& ports) {
+LinkPath by_ports(const Network& t, NodeId src, const std::vector<std::string>& ports) {
   LinkPath p;
   for (const auto& label : ports) {
-    const LinkId l = t.link_from_label(src, label);
+    const LinkId l = t.link_named(std::to_string(src) + ":" + label);
     EXPECT_GE(l, 0) << label;
     p.push_back(l);
     src = t.link_dst(l);
@@ -26,7 +26,7 @@ LinkPath by_ports(const Topology& t, NodeId src, const std::vector<std::string>&
   return p;
 }
 
-std::vector<std::size_t> points(const Topology& t, NodeId src, const std::vector<std::string>& ports,
+std::vector<std::size_t> points(const Network& t, NodeId src, const std::vector<std::string>& ports,
                                 const Placement& pl, bool* off_plan) {
   const auto routing = make_routing("dor", t);
   return forwarding_points(t, *routing, src, by_ports(t, src, ports), pl, off_plan);
@@ -35,7 +35,7 @@ std::vector<std::size_t> points(const Topology& t, NodeId src, const std::vector
 }  // namespace
 
 TEST(ForwardingPoints, DefaultRouteIsNeverCopied) {
-  const Topology t = parse_topology("torus:4x4");
+  const Network t = parse_network("torus:4x4");
   const Placement pl(t, 16, 1);
   const auto routing = make_routing("dor", t);
   for (NodeId a = 0; a < 16; ++a)
@@ -47,7 +47,7 @@ TEST(ForwardingPoints, DefaultRouteIsNeverCopied) {
 }
 
 TEST(ForwardingPoints, CopiesAtEveryTurnAgainstTheDimensionOrder) {
-  const Topology t = parse_topology("torus:2x2x2");  // dor goes A, then B, then C
+  const Network t = parse_network("torus:2x2x2");  // dor goes A, then B, then C
   const Placement pl(t, 8, 1);
   bool off = true;
   // C, B, A: both turns go against the order -> copies at nodes 1 and 3 (path indices 1, 2).
@@ -59,7 +59,7 @@ TEST(ForwardingPoints, CopiesAtEveryTurnAgainstTheDimensionOrder) {
 
 TEST(ForwardingPoints, OnlyNodesMatterNotWhichPortReachesThem) {
   // In a size-2 dimension both ports reach the same neighbour; the network picks the port.
-  const Topology t = parse_topology("torus:4x2");
+  const Network t = parse_network("torus:4x2");
   const Placement pl(t, 8, 1);
   bool off = true;
   EXPECT_TRUE(points(t, 0, {"B-"}, pl, &off).empty());
@@ -68,7 +68,7 @@ TEST(ForwardingPoints, OnlyNodesMatterNotWhichPortReachesThem) {
 }
 
 TEST(ForwardingPoints, ATurnAtAnEmptyNodeLeavesThePlan) {
-  const Topology t = parse_topology("torus:2x2x2");
+  const Network t = parse_network("torus:2x2x2");
   bool off = false;
   // Ranks on nodes 0, 3, 7 only: the first turn (node 1) has no rank -> straight to node 7.
   const Placement no_first(t, 3, 1, {0, 3, 7});
@@ -84,7 +84,7 @@ namespace {
 
 // The definition: from each copy, the farthest occupied node (or the end) that the default
 // route reaches along the path, trying every candidate. Quadratic in the path's length.
-std::vector<std::size_t> reference_points(const Topology& t, const RoutingModel& r, NodeId src, const LinkPath& path,
+std::vector<std::size_t> reference_points(const Network& t, const RoutingModel& r, NodeId src, const LinkPath& path,
                                           const Placement& pl, bool* off_plan) {
   const std::vector<NodeId> nodes = path_nodes(t, src, path);
   auto follows = [&](std::size_t i, std::size_t j) {
@@ -111,13 +111,13 @@ std::vector<std::size_t> reference_points(const Topology& t, const RoutingModel&
 }
 
 // A random simple path from src: each step to a random unvisited neighbour.
-LinkPath random_simple_path(const Topology& t, NodeId src, std::size_t hops, Rng& rng) {
+LinkPath random_simple_path(const Network& t, NodeId src, std::size_t hops, Rng& rng) {
   LinkPath path;
   std::set<NodeId> seen{src};
   for (NodeId at = src; path.size() < hops;) {
     std::vector<LinkId> open;
-    for (LinkId l : t.out_links(at))
-      if (!seen.count(t.link_dst(l))) open.push_back(l);
+    for (int i = t.graph().out_begin(at); i < t.graph().out_end(at); ++i)
+      if (!seen.count(t.graph().head_at(i))) open.push_back(t.graph().arc_at(i));
     if (open.empty()) break;
     const LinkId l = open[rng.below(open.size())];
     path.push_back(l);
@@ -133,15 +133,15 @@ TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
   Rng rng(5);
   for (const char* spec : {"torus:4x4", "torus:2x2x2x2", "mesh:3x5", "bgq:2x2x4x2x2", "torus:8x3m", "torus:7x6"})
     for (const std::string& model : routing_names()) {
-      const Topology t = parse_topology(spec);
+      const Network t = parse_network(spec);
       const auto routing = make_routing(model, t);
       for (int trial = 0; trial < 40; ++trial) {
         std::vector<NodeId> map;  // some nodes without a rank
-        for (NodeId n = 0; n < t.num_nodes(); ++n)
+        for (NodeId n = 0; n < t.num_vertices(); ++n)
           if (trial % 2 == 0 || rng.below(3) > 0) map.push_back(n);
         const Placement pl(t, static_cast<int>(map.size()), 1, map);
         const NodeId src = map[rng.below(map.size())];
-        const LinkPath path = random_simple_path(t, src, 1 + rng.below(t.num_nodes()), rng);
+        const LinkPath path = random_simple_path(t, src, 1 + rng.below(t.num_vertices()), rng);
         bool off = false, ref_off = false;
         EXPECT_EQ(forwarding_points(t, *routing, src, path, pl, &off),
                   reference_points(t, *routing, src, path, pl, &ref_off))
@@ -154,15 +154,15 @@ TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
 // A snake through every node of torus:300x300: 89,999 hops, scheduled in well under a second
 // (the definition, quadratic in the length, takes about three minutes).
 TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
-  const Topology t = parse_topology("torus:300x300");
-  const Placement pl(t, t.num_nodes(), 1);
+  const Network t = parse_network("torus:300x300");
+  const Placement pl(t, t.num_vertices(), 1);
   const auto routing = make_routing("dor", t);
   LinkPath snake;
   NodeId at = 0;
   for (int row = 0; row < 300; ++row)
     for (int k = 0; k < 300; ++k) {
       if (k == 299 && row == 299) break;
-      snake.push_back(k < 299 ? t.link(at, 1, row % 2 ? -1 : +1) : t.link(at, 0, +1));
+      snake.push_back(k < 299 ? t.torus()->link(at, 1, row % 2 ? -1 : +1) : t.torus()->link(at, 0, +1));
       at = t.link_dst(snake.back());
     }
   bool off = true;
@@ -173,7 +173,7 @@ TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
 }
 
 TEST(Placement, BlocksMapsAndErrors) {
-  const Topology t = parse_topology("torus:2x2");
+  const Network t = parse_network("torus:2x2");
   const Placement blocks(t, 8, 2);
   EXPECT_EQ(blocks.node_of(5), 2);
   EXPECT_EQ(blocks.ranks_on(3), (std::vector<Rank>{6, 7}));
@@ -190,7 +190,7 @@ TEST(Placement, BlocksMapsAndErrors) {
 namespace {
 
 struct Scenario {
-  Topology topo;
+  Network topo;
   Placement placement;
   std::vector<RankJob> jobs;
   std::vector<Flow> flows;
@@ -199,7 +199,7 @@ struct Scenario {
 // A random pattern on a machine, planned with `planner`, as flows.
 Scenario scenario(const std::string& spec, int ranks, int rpn, const std::string& planner, std::uint64_t seed,
                   Bytes max_bytes) {
-  Topology t = parse_topology(spec);
+  Network t = parse_network(spec);
   Placement pl(t, ranks, rpn);
   Rng rng(seed);
   std::vector<RankJob> jobs;
@@ -348,7 +348,7 @@ TEST(Schedules, SerialiseRoundTripAndRejectGarbage) {
 }
 
 TEST(Flows, SelfSameNodeAndUnplannedJobsGoDirect) {
-  const Topology t = parse_topology("torus:2x2");
+  const Network t = parse_network("torus:2x2");
   const Placement pl(t, 8, 2);
   const auto routing = make_routing("dor", t);
   const std::vector<RankJob> jobs = {{0, 0, 10, 0}, {0, 1, 20, 0}, {0, 7, 30, 0}, {2, 5, 0, 0}};

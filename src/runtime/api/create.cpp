@@ -39,7 +39,7 @@ std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size
 
 void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
   try {
-    ctx->topo = std::make_unique<Topology>(parse_topology(topology));
+    ctx->topo = std::make_unique<Network>(parse_network(topology));
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
     std::vector<NodeId> map;
     if (o.rank_to_node) map.assign(o.rank_to_node, o.rank_to_node + size);

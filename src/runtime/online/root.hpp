@@ -9,7 +9,7 @@
 namespace optiq::rt {
 
 struct PlanningSetup {
-  const Topology* topo = nullptr;
+  const Network* topo = nullptr;
   const RoutingModel* routing = nullptr;
   const Placement* placement = nullptr;
   std::string planner;

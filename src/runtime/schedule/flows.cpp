@@ -8,7 +8,7 @@ namespace optiq {
 namespace {
 
 // Does the stretch nodes[i..j] visit exactly the nodes of the default route between its ends?
-bool follows_default_route(const Topology& topo, const RoutingModel& routing, const std::vector<NodeId>& nodes,
+bool follows_default_route(const Network& topo, const RoutingModel& routing, const std::vector<NodeId>& nodes,
                            std::size_t i, std::size_t j) {
   const LinkPath route = routing.route(nodes[i], nodes[j]);
   if (route.size() != j - i) return false;
@@ -21,7 +21,7 @@ bool follows_default_route(const Topology& topo, const RoutingModel& routing, co
 // shortest paths, so no stretch beyond it can be a default route (a model that did not would
 // only get extra copies); and a stretch that is not shortest has no shortest extension, so
 // one walk finds it.
-std::size_t shortest_reach(const Topology& topo, const std::vector<NodeId>& nodes, std::size_t i) {
+std::size_t shortest_reach(const Network& topo, const std::vector<NodeId>& nodes, std::size_t i) {
   std::size_t j = i + 1;
   while (j + 1 < nodes.size() && topo.hop_distance(nodes[i], nodes[j + 1]) == static_cast<int>(j + 1 - i)) ++j;
   return j;
@@ -32,7 +32,7 @@ std::size_t shortest_reach(const Topology& topo, const std::vector<NodeId>& node
 // Work grows with the path's length times the topology's diameter, not with the square of its
 // length: a plan file may hold simple paths of hundreds of thousands of hops, which the
 // planning rank schedules while every other rank waits.
-std::vector<std::size_t> forwarding_points(const Topology& topo, const RoutingModel& routing, NodeId src,
+std::vector<std::size_t> forwarding_points(const Network& topo, const RoutingModel& routing, NodeId src,
                                            const LinkPath& path, const Placement& placement, bool* off_plan) {
   const std::vector<NodeId> nodes = path_nodes(topo, src, path);
   const std::size_t h = path.size();
@@ -69,7 +69,7 @@ std::vector<std::size_t> forwarding_points(const Topology& topo, const RoutingMo
   return points;
 }
 
-std::vector<Flow> make_flows(const Topology& topo, const RoutingModel& routing, const Placement& placement,
+std::vector<Flow> make_flows(const Network& topo, const RoutingModel& routing, const Placement& placement,
                              const std::vector<RankJob>& jobs, const Plan& plan, const std::vector<bool>& planned) {
   OPTIQ_CHECK(plan.jobs.size() == jobs.size() && planned.size() == jobs.size(), "one plan entry per job");
   std::vector<Flow> flows;

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "optiq/error.hpp"
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace optiq {
 
@@ -44,7 +44,7 @@ std::vector<Dimension> parse_shape(const std::string& shape, const std::string& 
     if (dim.size < 1) throw Error("dimension sizes must be at least 1 in topology '" + spec + "'");
     dims.push_back(dim);
     nodes *= dim.size;
-    check_topology_size(static_cast<int>(dims.size()), nodes, "topology '" + spec + "'");
+    check_torus_size(static_cast<int>(dims.size()), nodes, "topology '" + spec + "'");
     if (end == std::string::npos) break;
     pos = end + 1;
   }
@@ -63,7 +63,7 @@ std::string shape_string(const std::vector<Dimension>& dims, bool with_suffix) {
 
 }  // namespace
 
-Topology parse_topology(const std::string& spec, double link_bandwidth) {
+Network parse_network(const std::string& spec, double link_bandwidth) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
     throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE, mira:N, torus:AxB.., mesh:AxB..)");
@@ -75,7 +75,7 @@ Topology parse_topology(const std::string& spec, double link_bandwidth) {
     if (it == mira_shapes().end())
       throw Error("unknown Mira partition '" + shape + "' in topology '" + spec +
                   "' (known: 512, 1024, 2048, 4096, 49152)");
-    return parse_topology("bgq:" + it->second, link_bandwidth);
+    return parse_network("bgq:" + it->second, link_bandwidth);
   }
   if (kind == "bgq") {
     auto dims = parse_shape(shape, spec);
@@ -83,8 +83,8 @@ Topology parse_topology(const std::string& spec, double link_bandwidth) {
       if (d.suffix) throw Error("bgq topologies are all-torus; drop the suffix in '" + spec + "'");
     std::vector<int> sizes;
     for (const auto& d : dims) sizes.push_back(d.size);
-    return Topology(sizes, std::vector<bool>(sizes.size(), true), link_bandwidth, "bgq:" + shape_string(dims, false),
-                    "bgq");
+    return make_torus_network(sizes, std::vector<bool>(sizes.size(), true), link_bandwidth,
+                              "bgq:" + shape_string(dims, false), "bgq");
   }
   if (kind == "torus" || kind == "mesh") {
     auto dims = parse_shape(shape, spec);
@@ -99,7 +99,7 @@ Topology parse_topology(const std::string& spec, double link_bandwidth) {
     std::vector<Dimension> canon = dims;
     for (size_t i = 0; i < canon.size(); ++i)
       canon[i].suffix = wrap[i] == (kind == "torus") ? 0 : (wrap[i] ? 't' : 'm');
-    return Topology(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
+    return make_torus_network(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
   }
   throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh)");
 }
