@@ -156,7 +156,7 @@ void bad_contexts(Checker& ck) {
   const std::vector<Bad> cases = {
       {"unknown planner", full_machine(size), "no-such-planner", OPTIQ_ERR_PLANNER, "unknown planner"},
       {"bad topology", "torus:2y2", "heu2", OPTIQ_ERR_TOPOLOGY, "2y2"},
-      {"too many ranks", "torus:1x1", "heu2", OPTIQ_ERR_TOPOLOGY, "outside"},
+      {"too many ranks", "torus:1x1", "heu2", OPTIQ_ERR_TOPOLOGY, "endpoints"},
   };
   for (const Bad& b : cases) {
     if (b.want == OPTIQ_ERR_TOPOLOGY && size == 1) continue;
@@ -202,9 +202,9 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
     std::ifstream in(base + "-good.json");
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     std::ofstream(base + "-truncated.json") << text.substr(0, text.size() / 2);
-    std::string v2 = text;
-    v2.replace(v2.find("\"version\":1"), 11, "\"version\":2");
-    std::ofstream(base + "-version.json") << v2;
+    std::string v3 = text;
+    v3.replace(v3.find("\"version\":2"), 11, "\"version\":3");
+    std::ofstream(base + "-version.json") << v3;
     // Five jobs of 2^62 bytes from node 0 to itself: their sum wraps 64 bits to 2^62.
     std::string jobs;
     for (int i = 0; i < 5; ++i)
