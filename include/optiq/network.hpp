@@ -92,6 +92,9 @@ class Network {
     // The network's own routes as a forwarding table: (vertex, destination, link) entries; the
     // default routing is then "table" (see network_routing.hpp).
     void set_forwarding_table(std::vector<std::vector<std::pair<NodeId, LinkId>>> next) { table_ = std::move(next); }
+    // The torus hint for a network whose vertices and links follow a torus's numbering
+    // (checked by build: one endpoint per node, link ids in port order).
+    void set_torus_hint(std::shared_ptr<const TorusShape> shape) { torus_ = std::move(shape); }
     // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
     // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
     Network build(std::string spec, std::string default_routing) &&;
@@ -105,7 +108,6 @@ class Network {
     std::vector<std::string> link_names_;
     std::shared_ptr<const TorusShape> torus_;
     std::vector<std::vector<std::pair<NodeId, LinkId>>> table_;
-    friend Network make_torus_network(std::vector<int>, std::vector<bool>, double, std::string, std::string);
   };
 
   int num_vertices() const { return static_cast<int>(kinds_.size()); }
@@ -169,9 +171,24 @@ class Network {
 Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth,
                            std::string spec, std::string default_routing);
 
-// Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152`, `torus:8x8x8`, `mesh:4x4`.
-// In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to mix the two,
-// e.g. `torus:8x8x4m`. Throws optiq::Error naming the offending text.
+// A network in networkx's node-link JSON (docs/graph-format.md): "nodes" [{id, kind?}],
+// "links" (or "edges") [{source, target, capacity, name?}], "directed" (default true; false
+// makes each link one each way), "routing" (a routing name, "shortest" by default, or
+// {"table": {node: {destination: link name}}}), and optionally "graph": {"torus": {"sizes",
+// "wrap"}}, the torus hint, checked against the links. `origin` names the text in errors,
+// `spec` becomes the network's.
+Network parse_graph_network(const std::string& text, const std::string& origin, const std::string& spec);
+Network read_graph_network(const std::string& path);
+// Any network as such a file: vertices by number, every link with its capacity and name, and
+// `routing`'s routes between endpoints as a forwarding table (an optiq::Error when they are not
+// one: the choice at a vertex must depend on the destination alone); without it "shortest".
+// A torus keeps its hint. Reading it back gives the same network, link for link.
+class RoutingModel;
+std::string network_to_graph_json(const Network& net, const RoutingModel* routing = nullptr);
+
+// Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152`, `torus:8x8x8`, `mesh:4x4` and
+// `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to
+// mix the two, e.g. `torus:8x8x4m`. Throws optiq::Error naming the offending text.
 Network parse_network(const std::string& spec, double link_bandwidth = kBgqLinkBandwidth);
 
 }  // namespace optiq

@@ -47,6 +47,24 @@ LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::
 
 Network Network::Builder::build(std::string spec, std::string default_routing) && {
   if (kinds_.empty()) throw Error("a network needs at least one vertex");
+  if (torus_) {  // the hint must describe exactly these vertices and links
+    const TorusShape& t = *torus_;
+    if (t.num_nodes() != num_vertices() || t.num_links() != num_links())
+      throw Error("the torus hint has " + std::to_string(t.num_nodes()) + " nodes and " + std::to_string(t.num_links()) +
+                  " links, the network " + std::to_string(num_vertices()) + " and " + std::to_string(num_links()));
+    for (NodeId v = 0; v < num_vertices(); ++v)
+      if (kinds_[v] != VertexKind::Endpoint) throw Error("the torus hint: vertex " + std::to_string(v) + " is not an endpoint");
+    for (LinkId l = 0; l < num_links(); ++l) {
+      const int d = t.link_dim(l), dir = t.link_direction(l);
+      if (t.link(src_[l], d, dir) != l || t.step(src_[l], d, dir) != dst_[l])
+        throw Error("the torus hint: link " + std::to_string(l) + " (" + std::to_string(src_[l]) + "-" +
+                    std::to_string(dst_[l]) + ") is not port " + t.port_label(l) + " of its node");
+      const std::string port_name = std::to_string(src_[l]) + ":" + t.port_label(l);
+      if (!link_names_[l].empty() && link_names_[l] != port_name)  // a torus's links are named by their ports
+        throw Error("the torus hint: link " + std::to_string(l) + " is named '" + link_names_[l] + "', not '" +
+                    port_name + "'");
+    }
+  }
   return Network(std::move(*this), std::move(spec), std::move(default_routing));
 }
 
@@ -112,7 +130,7 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
   for (LinkId l = 0; l < num_links(); ++l) {
     f.add(&src_[l], sizeof src_[l]);
     f.add(&dst_[l], sizeof dst_[l]);
-    if (!torus_) f.add(link_names_[l]);
+    f.add(link_name(l));
   }
   digest_ = f.hex();
 }

@@ -66,9 +66,13 @@ std::string shape_string(const std::vector<Dimension>& dims, bool with_suffix) {
 Network parse_network(const std::string& spec, double link_bandwidth) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
-    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE, mira:N, torus:AxB.., mesh:AxB..)");
+    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE, mira:N, torus:AxB.., mesh:AxB.., graph:FILE)");
   const std::string kind = spec.substr(0, colon);
   std::string shape = spec.substr(colon + 1);
+  if (kind == "graph") {
+    if (shape.empty()) throw Error("graph: needs a file, e.g. graph:machine.json");
+    return read_graph_network(shape);
+  }
 
   if (kind == "mira") {
     auto it = mira_shapes().find(shape);
@@ -101,7 +105,7 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
       canon[i].suffix = wrap[i] == (kind == "torus") ? 0 : (wrap[i] ? 't' : 'm');
     return make_torus_network(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
   }
-  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh)");
+  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh, graph)");
 }
 
 }  // namespace optiq

@@ -104,7 +104,7 @@ Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, doubl
         if (l < 0) continue;
         OPTIQ_CHECK(b.add_link(v, shape->step(v, d, dir), link_bandwidth) == l, "torus links out of port order");
       }
-  b.torus_ = std::move(shape);
+  b.set_torus_hint(std::move(shape));
   return std::move(b).build(std::move(spec), std::move(default_routing));
 }
 
