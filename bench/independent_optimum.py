@@ -131,14 +131,16 @@ def merged_lower_bound(name: str, merge_dims=(4,)) -> tuple[float, float]:
 
 
 def plan_busiest_mb(plan_path: str) -> float:
-    """Busiest link of a plan file, recounted from its paths: a link is a (node, port) pair."""
+    """Busiest link of a plan file, recounted from its paths: links by name (a version-1 file
+    names a link by the port it leaves its node by instead)."""
     with open(plan_path) as f:
         plan = json.load(f)
     load = {}
     for job in plan["jobs"]:
         for path in job["paths"]:
-            for node, port in zip(path["nodes"], path["ports"]):
-                load[node, port] = load.get((node, port), 0) + path["bytes"]
+            links = path["links"] if "links" in path else [f"{n}:{p}" for n, p in zip(path["nodes"], path["ports"])]
+            for link in links:
+                load[link] = load.get(link, 0) + path["bytes"]
     return max(load.values()) / 1e6
 
 

@@ -47,11 +47,11 @@ def main(argv=None) -> int:
     rows = []
     load_start = os.getloadavg()[0]
     for nodes in (int(n) for n in args.nodes.split(",")):
-        topo = optiq.parse_topology(f"mira:{nodes}")
-        routing = optiq.make_routing("bgq", topo)
+        net = optiq.parse_network(f"mira:{nodes}")
+        routing = optiq.make_routing("bgq", net)
         for pattern in PATTERNS:
             jobs = optiq.assign_sizes(optiq.named_pattern(pattern, nodes), "8MiB")
-            workload = Workload(topo, routing, jobs, pattern)
+            workload = Workload(net, routing, jobs, pattern)
             for planner in args.planners.split(","):
                 start = time.perf_counter()
                 (r,) = run_planners(workload, [planner], PlannerOptions())

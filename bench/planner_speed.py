@@ -28,15 +28,15 @@ THESIS_SECONDS = {"heu1": "1.9-2.2 (1024 nodes)", "heu2": "8-100 (512-4096 nodes
 
 
 def time_case(nodes: int, pattern: str, planner: str, k: int) -> dict:
-    topo = optiq.parse_topology(f"mira:{nodes}")
-    routing = optiq.make_routing("bgq", topo)
+    net = optiq.parse_network(f"mira:{nodes}")
+    routing = optiq.make_routing("bgq", net)
     jobs = optiq.assign_sizes(optiq.named_pattern(pattern, nodes), "8MiB")
     start = time.perf_counter()
-    candidates = optiq.generate_candidates(topo, jobs, k)
+    candidates = optiq.generate_candidates(net, jobs, k)
     middle = time.perf_counter()
-    plan = optiq.make_plan(planner, topo, routing, jobs, k=k, candidates=candidates)
+    plan = optiq.make_plan(planner, net, routing, jobs, k=k, candidates=candidates)
     end = time.perf_counter()
-    metrics = optiq.compute_metrics(plan, topo)
+    metrics = optiq.compute_metrics(plan, net)
     return {"paths_s": middle - start, "select_s": end - middle, "total_s": end - start,
             "link_mb_max": metrics.link_bytes_max / 1e6, "paths": metrics.paths}
 

@@ -40,9 +40,11 @@ def optiq_run(*args: str) -> dict:
 
 
 def corner_plan(path: Path, forwarders: int, message: int) -> None:
-    """Every node to the opposite corner over the + ports of all three dimensions (in a size-2
+    """Every node to the opposite corner over the + links of all three dimensions (in a size-2
     dimension + reaches the other coordinate). Dimension order A, B, C is the default route;
     B, C, A turns against it once (after C); C, B, A twice."""
+    from optiq import parse_network
+
     order = {0: "ABC", 1: "BCA", 2: "CBA"}[forwarders]
     stride = {"A": 4, "B": 2, "C": 1}  # node ids are row-major, C fastest
     jobs = []
@@ -50,9 +52,11 @@ def corner_plan(path: Path, forwarders: int, message: int) -> None:
         nodes = [src]
         for dim in order:
             nodes.append(nodes[-1] ^ stride[dim])
+        links = [f"{node}:{dim}+" for node, dim in zip(nodes, order)]
         jobs.append({"src": src, "dst": src ^ 7, "bytes": message,
-                     "paths": [{"bytes": message, "nodes": nodes, "ports": [d + "+" for d in order]}]})
-    path.write_text(json.dumps({"format": "optiq-plan", "version": 1, "topology": TOPOLOGY, "routing": "dor",
+                     "paths": [{"bytes": message, "nodes": nodes, "links": links}]})
+    path.write_text(json.dumps({"format": "optiq-plan", "version": 2, "topology": TOPOLOGY,
+                                "network": parse_network(TOPOLOGY).digest, "routing": "dor",
                                 "planner": f"corner-{forwarders}", "jobs": jobs}))
 
 

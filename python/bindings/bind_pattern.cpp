@@ -46,7 +46,7 @@ void bind_pattern(nb::module_& m) {
         "Yen's k shortest simple paths (lists of link ids) within a hop bound (-1: the diameter).");
   m.def(
       "cheapest_paths",
-      [](const Topology& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+      [](const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
          const std::vector<double>& node_weight, int hop_bound) {
         CheapestPaths r = cheapest_paths(topo, jobs, link_weight, node_weight, hop_bound);
         return std::make_pair(std::move(r.cost), std::move(r.paths));

@@ -55,7 +55,7 @@ void bind_plan(nb::module_& m) {
       .def_ro("predicted_seconds", &Metrics::predicted_seconds)
       .def_ro("predicted_throughput", &Metrics::predicted_throughput);
   m.def("compute_metrics", &compute_metrics, "plan"_a, "topology"_a);
-  m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link slot (index = link id).");
+  m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link (index = link id).");
   m.def("link_path_counts", &link_path_counts, "plan"_a, "topology"_a);
 
   m.def("plan_to_json", &plan_to_json, "plan"_a, "topology"_a);
@@ -72,7 +72,7 @@ void bind_plan(nb::module_& m) {
       .def_prop_ro("gap", &McfResult::gap);
   m.def(
       "plan_mcf",
-      [](const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs, double epsilon,
+      [](const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, double epsilon,
          int max_iterations, int hop_bound, Bytes min_path_bytes, int max_paths, double forward_bandwidth,
          Progress progress) {
         McfOptions o;
@@ -94,7 +94,7 @@ void bind_plan(nb::module_& m) {
   m.def("planner_needs_candidates", &planner_needs_candidates, "name"_a);
   m.def(
       "make_plan",
-      [](const std::string& name, const Topology& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+      [](const std::string& name, const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
          int k, int hop_bound, int maxload, Bytes chunk, const CandidateSet* candidates, Progress progress) {
         PlannerOptions o;
         o.k = k;

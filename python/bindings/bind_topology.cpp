@@ -1,10 +1,14 @@
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
+#include <optional>
+
 #include "bindings.hpp"
+#include "optiq/error.hpp"
 #include "optiq/routing.hpp"
-#include "optiq/topology.hpp"
+#include "optiq/network.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -12,46 +16,68 @@ using namespace nb::literals;
 namespace optiq::py {
 
 void bind_topology(nb::module_& m) {
-  nb::class_<Topology>(m, "Topology", "N-dimensional torus/mesh whose links are ports (id = node*2n + 2*dim + dir).")
-      .def(nb::init<std::vector<int>, std::vector<bool>, double, std::string, std::string>(), "sizes"_a, "wrap"_a,
-           "link_bandwidth"_a = kBgqLinkBandwidth, "spec"_a = "", "default_routing"_a = "dor")
-      .def_prop_ro("dims", &Topology::dims)
-      .def_prop_ro("sizes", &Topology::sizes)
-      .def_prop_ro("wrap", [](const Topology& t) {
+  nb::class_<TorusShape>(m, "TorusShape", "What a torus or mesh generator knows beside the graph: shape, "
+                                          "coordinates and which link leaves each node by each port.")
+      .def_prop_ro("dims", &TorusShape::dims)
+      .def_prop_ro("sizes", &TorusShape::sizes)
+      .def_prop_ro("wrap", [](const TorusShape& t) {
         std::vector<bool> w;
         for (int d = 0; d < t.dims(); ++d) w.push_back(t.wraps(d));
         return w;
       })
-      .def_prop_ro("num_nodes", &Topology::num_nodes)
-      .def_prop_ro("num_links", &Topology::num_links, "Number of existing links.")
-      .def_prop_ro("num_link_slots", &Topology::num_link_slots, "Size of the link id space (nodes * 2 * dims).")
-      .def_prop_ro("link_bandwidth", &Topology::link_bandwidth)
-      .def_prop_ro("spec", &Topology::spec)
-      .def_prop_ro("default_routing", &Topology::default_routing)
-      .def("coords", &Topology::coords, "node"_a)
-      .def("node_at", &Topology::node_at, "coords"_a)
-      .def("link", &Topology::link, "node"_a, "dim"_a, "direction"_a)
-      .def("link_exists", &Topology::link_exists, "link"_a)
-      .def("link_src", &Topology::link_src, "link"_a)
-      .def("link_dst", &Topology::link_dst, "link"_a)
-      .def("link_dim", &Topology::link_dim, "link"_a)
-      .def("link_direction", &Topology::link_direction, "link"_a)
-      .def("port_label", &Topology::port_label, "link"_a)
-      .def("capacity", &Topology::capacity, "link"_a)
-      .def("out_links", &Topology::out_links, "node"_a)
-      .def("neighbors", &Topology::neighbors, "node"_a)
-      .def("hop_distance", &Topology::hop_distance, "a"_a, "b"_a)
-      .def("diameter", &Topology::diameter)
-      .def("__repr__", [](const Topology& t) { return "<optiq.Topology " + t.spec() + ">"; });
+      .def_prop_ro("num_nodes", &TorusShape::num_nodes)
+      .def("coords", &TorusShape::coords, "node"_a)
+      .def("node_at", &TorusShape::node_at, "coords"_a)
+      .def("step", &TorusShape::step, "node"_a, "dim"_a, "direction"_a)
+      .def("link", &TorusShape::link, "node"_a, "dim"_a, "direction"_a,
+           "The link leaving node by port (dim, direction), or -1 when the port leads nowhere.")
+      .def("link_dim", &TorusShape::link_dim, "link"_a)
+      .def("link_direction", &TorusShape::link_direction, "link"_a)
+      .def("port_label", &TorusShape::port_label, "link"_a)
+      .def("hop_distance", &TorusShape::hop_distance, "a"_a, "b"_a)
+      .def("diameter", &TorusShape::diameter);
 
-  m.def("parse_topology", &parse_topology, "spec"_a, "link_bandwidth"_a = kBgqLinkBandwidth,
+  nb::class_<Network>(m, "Network", "A directed multigraph of endpoints, switches and I/O nodes joined by links "
+                                    "with their own capacities (include/optiq/network.hpp).")
+      .def_prop_ro("num_vertices", &Network::num_vertices)
+      .def_prop_ro("endpoints", &Network::endpoints, "Vertices that host ranks, ascending.")
+      .def_prop_ro("num_endpoints", [](const Network& n) { return static_cast<int>(n.endpoints().size()); })
+      .def("kind", [](const Network& n, NodeId v) { return std::string(kind_name(n.kind(v))); }, "vertex"_a)
+      .def_prop_ro("num_links", &Network::num_links)
+      .def("link_src", &Network::link_src, "link"_a)
+      .def("link_dst", &Network::link_dst, "link"_a)
+      .def("capacity", &Network::capacity, "link"_a)
+      .def_prop_ro("capacities", &Network::capacities)
+      .def_prop_ro("link_bandwidth", [](const Network& n) {
+        for (double c : n.capacities())
+          if (c != n.capacities().front())
+            throw Error("the links of " + n.spec() + " differ in capacity; there is no single link bandwidth");
+        return n.num_links() ? n.capacities().front() : kBgqLinkBandwidth;
+      }, "The capacity every link has (an error when capacities differ).")
+      .def("link_name", &Network::link_name, "link"_a)
+      .def("link_named", &Network::link_named, "name"_a, "The link with that name, or -1.")
+      .def("out_links", [](const Network& n, NodeId v) {
+        std::vector<LinkId> out;
+        for (int i = n.graph().out_begin(v); i < n.graph().out_end(v); ++i) out.push_back(n.graph().arc_at(i));
+        return out;
+      }, "node"_a, "Links leaving a vertex, ascending id.")
+      .def_prop_ro("spec", &Network::spec)
+      .def_prop_ro("default_routing", &Network::default_routing)
+      .def_prop_ro("digest", &Network::digest)
+      .def_prop_ro("torus", [](const Network& n) { return n.torus(); }, nb::rv_policy::reference_internal,
+                   "The torus hint (TorusShape), or None.")
+      .def("hop_distance", &Network::hop_distance, "a"_a, "b"_a)
+      .def("diameter", &Network::diameter)
+      .def("__repr__", [](const Network& t) { return "<optiq.Network " + t.spec() + ">"; });
+
+  m.def("parse_network", &parse_network, "spec"_a, "link_bandwidth"_a = kBgqLinkBandwidth,
         "Parse 'bgq:4x4x4x8x2', 'mira:1024', 'torus:8x8x8' or 'mesh:4x4'.");
 
   nb::class_<RoutingModel>(m, "RoutingModel", "The network's own deterministic route for a pair.")
       .def_prop_ro("name", &RoutingModel::name)
       .def("route", &RoutingModel::route, "src"_a, "dst"_a);
-  m.def("make_routing", &make_routing, "name"_a, "topology"_a, nb::keep_alive<0, 2>(),
-        "Routing model by name ('bgq', 'dor') for a topology.");
+  m.def("make_routing", &make_routing, "name"_a, "network"_a, nb::keep_alive<0, 2>(),
+        "Routing model by name ('bgq', 'dor', 'simgrid', 'shortest', 'table') for a network.");
   m.def("routing_names", &routing_names);
   m.def("bgq_dimension_order", &bgq_dimension_order, "sizes"_a);
 }

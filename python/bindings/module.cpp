@@ -22,7 +22,7 @@ void translate_error(const std::exception_ptr& p, void* type) {
 }  // namespace
 
 NB_MODULE(_core, m) {
-  m.doc() = "optiq planning core (C++): topology, routing, patterns, paths, planners, metrics, plan files";
+  m.doc() = "optiq planning core (C++): network, routing, patterns, paths, planners, metrics, plan files";
   // Bad user input surfaces as optiq.Error, a ValueError; front ends turn it into exit status 2.
   nanobind::exception<optiq::Error> error(m, "Error", PyExc_ValueError);
   nanobind::register_exception_translator(translate_error, error.ptr());  // tried before the default one

@@ -6,12 +6,14 @@ line, reports and plots.
 Examples
 --------
 >>> import optiq
->>> topo = optiq.parse_topology("mira:1024")
->>> topo.sizes
+>>> net = optiq.parse_network("mira:1024")
+>>> net.torus.sizes
 [4, 4, 4, 8, 2]
->>> jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", topo.num_nodes), "8MiB")
->>> plan = optiq.make_plan("default", topo, optiq.make_routing("bgq", topo), jobs)
->>> optiq.compute_metrics(plan, topo).paths_per_link_max
+>>> net.link_name(net.torus.link(17, 3, +1))
+'17:D+'
+>>> jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", net.num_endpoints), "8MiB")
+>>> plan = optiq.make_plan("default", net, optiq.make_routing("bgq", net), jobs)
+>>> optiq.compute_metrics(plan, net).paths_per_link_max
 16
 """
 

@@ -28,8 +28,9 @@ class Result:
 
     ``bound_seconds`` is a proven lower bound on ``metrics.predicted_seconds`` of any plan the
     planner could have made, in the same model (links, and relaying nodes when their rate is
-    limited); ``bound`` is that time at the topology's link bandwidth, which without a
-    forwarding limit is a lower bound on the busiest link's bytes. ``gap`` is
+    limited); ``bound`` is that time at the network's largest link capacity (its link bandwidth
+    when all links are alike), which without a forwarding limit is a lower bound on the busiest
+    link's bytes. ``gap`` is
     ``1 - bound_seconds / metrics.predicted_seconds``.
     """
 
@@ -65,14 +66,14 @@ def _lp_options(o: PlannerOptions):
 
 def _core_planner(name):
     def run(workload, o, candidates, progress):
-        plan = _core.make_plan(name, workload.topology, workload.routing, workload.jobs, k=o.k, hop_bound=o.hop_bound,
+        plan = _core.make_plan(name, workload.network, workload.routing, workload.jobs, k=o.k, hop_bound=o.hop_bound,
                                maxload=o.maxload, chunk=o.chunk, candidates=candidates, progress=progress)
         return plan, {}
     return run
 
 
 def _mcf(workload, o, candidates, progress):
-    r = _core.plan_mcf(workload.topology, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
+    r = _core.plan_mcf(workload.network, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
                        min_path_bytes=o.min_path_bytes, max_paths=o.max_paths or 0,
                        forward_bandwidth=o.forward_bandwidth or 0.0, progress=progress)
     return r.plan, {"bound_seconds": r.bound_seconds, "iterations": r.iterations,
@@ -144,22 +145,23 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
         extra_seconds = 0.0
         if uses_candidates:
             if candidates is None:
-                candidates = _core.generate_candidates(workload.topology, workload.jobs, options.k,
+                candidates = _core.generate_candidates(workload.network, workload.jobs, options.k,
                                                        options.hop_bound, progress)
             extra_seconds = candidates.seconds
         start = time.perf_counter()
         plan, info = runner(workload, options, candidates, progress)
         seconds = time.perf_counter() - start + extra_seconds
-        _core.validate_plan(plan, workload.topology)
-        results.append(_result(name, seconds, plan, workload.topology, options, info))
+        _core.validate_plan(plan, workload.network)
+        results.append(_result(name, seconds, plan, workload.network, options, info))
     return results
 
 
-def _result(name: str, seconds: float, plan, topology, options: PlannerOptions, info: dict) -> Result:
-    metrics = PlanMetrics(plan, topology, options.forward_bandwidth)
+def _result(name: str, seconds: float, plan, network, options: PlannerOptions, info: dict) -> Result:
+    metrics = PlanMetrics(plan, network, options.forward_bandwidth)
     bound_seconds = info.pop("bound_seconds", None)
     if bound_seconds is None:
         return Result(name, seconds, plan, metrics, extra=info)
     predicted = metrics.predicted_seconds
     gap = max(0.0, 1.0 - bound_seconds / predicted) if predicted > 0 else 0.0
-    return Result(name, seconds, plan, metrics, bound_seconds, bound_seconds * topology.link_bandwidth, gap, info)
+    capacity = max(network.capacities, default=0.0)
+    return Result(name, seconds, plan, metrics, bound_seconds, bound_seconds * capacity, gap, info)

@@ -17,29 +17,29 @@ METRIC_KEYS = (
 )
 
 
-def relay_loads(plan: _core.Plan, topology: _core.Topology):
-    """Bytes each node relays: the bytes of every path that passes through it (not its ends).
+def relay_loads(plan: _core.Plan, network: _core.Network):
+    """Bytes each vertex relays: the bytes of every path that passes through it (not its ends).
 
     Returns
     -------
     numpy.ndarray
-        One int64 count per node.
+        One int64 count per vertex (index = vertex id).
 
     Examples
     --------
-    >>> topo = _core.parse_topology("torus:4")
-    >>> plan = _core.Plan(topo.spec, "dor", "x", [_core.JobPlan(_core.Job(0, 2, 10),
-    ...                   [_core.PathShare([topo.link(0, 0, 1), topo.link(1, 0, 1)], 10)])])
-    >>> relay_loads(plan, topo).tolist()
+    >>> net = _core.parse_network("torus:4")
+    >>> plan = _core.Plan(net.spec, "dor", "x", [_core.JobPlan(_core.Job(0, 2, 10),
+    ...                   [_core.PathShare([net.link_named("0:A+"), net.link_named("1:A+")], 10)])])
+    >>> relay_loads(plan, net).tolist()
     [0, 10, 0, 0]
     """
     import numpy as np  # loaded only when relaying is counted: the command line starts faster
 
-    relayed = np.zeros(topology.num_nodes, dtype=np.int64)
+    relayed = np.zeros(network.num_vertices, dtype=np.int64)
     for job in plan.jobs:
         for share in job.paths:
             for link in share.links[1:]:
-                relayed[topology.link_src(link)] += share.bytes
+                relayed[network.link_src(link)] += share.bytes
     return relayed
 
 
@@ -49,7 +49,7 @@ class PlanMetrics:
     Parameters
     ----------
     plan : optiq.Plan
-    topology : optiq.Topology
+    network : optiq.Network
     forward_bandwidth : float, optional
         Bytes/s a node can relay for others; ``None`` for unlimited (links alone).
 
@@ -63,13 +63,13 @@ class PlanMetrics:
     Every other attribute is the core's metric of the same name.
     """
 
-    def __init__(self, plan: _core.Plan, topology: _core.Topology, forward_bandwidth: float | None = None):
-        self._core = _core.compute_metrics(plan, topology)
+    def __init__(self, plan: _core.Plan, network: _core.Network, forward_bandwidth: float | None = None):
+        self._core = _core.compute_metrics(plan, network)
         self.forward_bandwidth = forward_bandwidth
         self.relay_bytes_max = None
         self.predicted_seconds = self._core.predicted_seconds
         if forward_bandwidth is not None:
-            relayed = relay_loads(plan, topology)
+            relayed = relay_loads(plan, network)
             self.relay_bytes_max = int(relayed.max()) if len(relayed) else 0
             self.predicted_seconds = max(self.predicted_seconds, self.relay_bytes_max / forward_bandwidth)
 

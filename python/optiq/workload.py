@@ -1,4 +1,4 @@
-"""Turn command-line choices into a topology, a routing model and a list of jobs."""
+"""Turn command-line choices into a network, a routing model and a list of jobs."""
 
 from __future__ import annotations
 
@@ -15,28 +15,29 @@ COUNT_MAX = 2**31 - 1
 
 @dataclass
 class Workload:
-    topology: _core.Topology
+    network: _core.Network
     routing: _core.RoutingModel
     jobs: list
     description: str  # the pattern name or the request file
 
 
-def add_topology_arguments(parser: argparse.ArgumentParser) -> None:
+def add_network_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("network")
     g.add_argument("--topology", default="mira:1024", metavar="SPEC",
-                   help="bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4; "
-                        "a t/m suffix on a dimension mixes ring and line, e.g. torus:8x8x4m "
-                        "(default: %(default)s)")
+                   help="bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4, or "
+                        "graph:FILE (networkx node-link JSON, docs/graph-format.md); a t/m suffix on a "
+                        "dimension mixes ring and line, e.g. torus:8x8x4m (default: %(default)s)")
     g.add_argument("--routing", default=None, choices=_core.routing_names(),
-                   help="default routing model to compare with (default: the topology's own: bgq for "
-                        "bgq/mira, dor otherwise)")
+                   help="default routing model to compare with (default: the network's own: bgq for "
+                        "bgq/mira, dor for torus/mesh, the file's for a graph)")
     g.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="capacity of every link in bytes/s (default: 1.8e9, BG/Q)")
+                   help="capacity of every link in bytes/s (default: 1.8e9, BG/Q); a graph file "
+                        "carries its own capacities")
 
 
 def add_count_arguments(g, seed_max: int = SEED_MAX, members: str = "nodes") -> None:
     """--sources, --dests, --start-src, --start-dst and --seed of the core's patterns, over the
-    P ``members`` (nodes of a topology, or the ranks of ``optiq run``)."""
+    P ``members`` (the endpoints of a network, or the ranks of ``optiq run``)."""
     one = members[:-1].upper()
     g.add_argument("--sources", type=integer(1, COUNT_MAX, sentinel=-1), default=-1, metavar="M",
                    help=f"number of sources (default -1: P/16 of the P {members}, see above)")
@@ -115,20 +116,45 @@ def pattern_pairs(name: str, num_nodes: int, sources: int = -1, dests: int = -1,
     return _core.named_pattern(name, num_nodes, m, n, start_src, start_dst, seed)
 
 
-def build_topology(args) -> tuple:
-    topology = _core.parse_topology(args.topology, args.link_bandwidth)
-    routing = _core.make_routing(args.routing or topology.default_routing, topology)
-    return topology, routing
+def on_endpoints(network: _core.Network, pairs: list) -> list:
+    """A pattern's pairs, numbered 0..P-1 over the P endpoints, as vertex numbers: the i-th
+    endpoint in ascending order, where ranks are placed (the same numbers on a torus).
+
+    >>> on_endpoints(_core.parse_network("torus:4"), [(0, 3)])
+    [(0, 3)]
+    """
+    endpoints = network.endpoints
+    if endpoints == list(range(len(endpoints))):
+        return pairs
+    return [(endpoints[s], endpoints[d]) for s, d in pairs]
+
+
+def check_job_ends(network: _core.Network, jobs: list, origin: str) -> None:
+    """Jobs name vertices by number; a switch hosts no data, so no job starts or ends at one."""
+    if len(network.endpoints) == network.num_vertices:
+        return
+    for i, j in enumerate(jobs):
+        for v in (j.src, j.dst):
+            if network.kind(v) == "switch":
+                raise _core.Error(f"{origin}: job {i} ({j.src}->{j.dst}): vertex {v} of {network.spec} is a switch, "
+                                  "which hosts no data")
+
+
+def build_network(args) -> tuple:
+    network = _core.parse_network(args.topology, args.link_bandwidth)
+    routing = _core.make_routing(args.routing or network.default_routing, network)
+    return network, routing
 
 
 def build_workload(args) -> Workload:
-    topology, routing = build_topology(args)
-    if args.requests:
-        jobs = read_requests(args.requests, topology.num_nodes)
+    network, routing = build_network(args)
+    if args.requests:  # request files name vertices
+        jobs = read_requests(args.requests, network.num_vertices)
+        check_job_ends(network, jobs, args.requests)
         description = args.requests
-    else:
-        pairs = pattern_pairs(args.pattern, topology.num_nodes, args.sources, args.dests, args.start_src,
+    else:  # patterns run over the endpoints
+        pairs = pattern_pairs(args.pattern, network.num_endpoints, args.sources, args.dests, args.start_src,
                               args.start_dst, args.seed)
-        jobs = _core.assign_sizes(pairs, args.bytes, args.seed)
+        jobs = _core.assign_sizes(on_endpoints(network, pairs), args.bytes, args.seed)
         description = args.pattern
-    return Workload(topology, routing, jobs, description)
+    return Workload(network, routing, jobs, description)

@@ -9,7 +9,7 @@ import numpy as np
 
 def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
     """Minimum over all fractional routings of max_l load_l / capacity_l (seconds)."""
-    links = [l for l in range(topo.num_link_slots) if topo.link_exists(l)]
+    links = list(range(topo.num_links))
     jobs = [j for j in jobs if j.bytes > 0 and j.src != j.dst]
     if not jobs:
         return 0.0
@@ -28,7 +28,7 @@ def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
             var[k, l] = h.getNumCol()
             h.addVar(0, inf)
     for k, j in enumerate(jobs):  # conservation: out - in = +b at src, -b at dst, 0 elsewhere
-        for v in range(topo.num_nodes):
+        for v in range(topo.num_vertices):
             idx, val = [], []
             for l in links:
                 if topo.link_src(l) == v:
@@ -43,7 +43,7 @@ def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
         val = [1.0] * len(jobs) + [-topo.capacity(l) / cscale]
         h.addRow(-inf, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
     if forward is not None:  # relayed inflow at v <= F T
-        for v in range(topo.num_nodes):
+        for v in range(topo.num_vertices):
             idx, val = [0], [-forward]
             for k, j in enumerate(jobs):
                 if v in (j.src, j.dst):
@@ -65,7 +65,7 @@ def path_optimum(topo, jobs, paths_per_job) -> float:
     h.addVar(0, inf)
     h.changeColCost(0, 1.0)
     bscale = float(max([j.bytes for j in jobs] + [1]))
-    cscale = max(topo.capacity(l) for l in range(topo.num_link_slots))
+    cscale = max(topo.capacities)
     link_rows = {}
     columns = []
     for i, j in enumerate(jobs):

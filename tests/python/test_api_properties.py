@@ -1,5 +1,6 @@
 """Properties of the Python API on random patterns: valid plans, determinism, JSON round trip."""
 
+import json
 import random
 
 import pytest
@@ -8,14 +9,14 @@ import optiq
 
 
 def random_jobs(rng, topo, count):
-    return [optiq.Job(rng.randrange(topo.num_nodes), rng.randrange(topo.num_nodes), rng.randrange(0, 1 << 20))
-            for _ in range(count)]
+    n = topo.num_endpoints
+    return [optiq.Job(rng.randrange(n), rng.randrange(n), rng.randrange(0, 1 << 20)) for _ in range(count)]
 
 
 @pytest.mark.parametrize("spec", ["torus:4x4x4", "mesh:5x4", "bgq:2x2x4x2x2", "torus:8x3m"])
 def test_every_planner_gives_a_valid_plan(spec):
     rng = random.Random(spec)
-    topo = optiq.parse_topology(spec)
+    topo = optiq.parse_network(spec)
     routing = optiq.make_routing(topo.default_routing, topo)
     for _ in range(8):
         jobs = random_jobs(rng, topo, rng.randint(1, 60))
@@ -36,13 +37,16 @@ def test_every_planner_gives_a_valid_plan(spec):
 
 
 def test_plan_built_in_python_round_trips_and_validates():
-    topo = optiq.parse_topology("torus:4x4")
-    a_plus = topo.link(0, 0, +1)
+    topo = optiq.parse_network("torus:4x4")
+    a_plus = topo.torus.link(0, 0, +1)
     plan = optiq.Plan("torus:4x4", "dor", "hand", [
         optiq.JobPlan(optiq.Job(0, 4, 10), [optiq.PathShare([a_plus], 10)]),
     ])
     optiq.validate_plan(plan, topo)
     text = optiq.plan_to_json(plan, topo)
+    doc = json.loads(text)
+    assert doc["version"] == 2 and doc["network"] == topo.digest
+    assert doc["jobs"][0]["paths"] == [{"bytes": 10, "nodes": [0, 4], "links": ["0:A+"]}]
     assert optiq.plan_to_json(optiq.plan_from_json(text), topo) == text
     broken = optiq.Plan("torus:4x4", "dor", "hand", [
         optiq.JobPlan(optiq.Job(0, 5, 10), [optiq.PathShare([a_plus], 10)]),
@@ -51,8 +55,44 @@ def test_plan_built_in_python_round_trips_and_validates():
         optiq.validate_plan(broken, topo)
 
 
+@pytest.mark.parametrize("spec", ["torus:4x4", "mesh:3x2", "bgq:2x2x2x2x2", "torus:5x1x3m"])
+def test_network_links_are_dense_named_and_agree_with_the_torus_ports(spec):
+    net = optiq.parse_network(spec)
+    torus = net.torus
+    assert net.num_vertices == net.num_endpoints == torus.num_nodes
+    assert net.endpoints == list(range(net.num_vertices))
+    assert {net.kind(v) for v in range(net.num_vertices)} == {"endpoint"}
+    assert len(net.capacities) == net.num_links and set(net.capacities) == {net.link_bandwidth}
+    names = [net.link_name(l) for l in range(net.num_links)]
+    assert len(set(names)) == net.num_links
+    assert [net.link_named(n) for n in names] == list(range(net.num_links))
+    assert net.link_named("no such link") == -1
+    ports = []
+    for node in range(net.num_vertices):
+        assert net.out_links(node) == sorted(l for l in range(net.num_links) if net.link_src(l) == node)
+        for dim in range(torus.dims):
+            for direction in (+1, -1):
+                link = torus.link(node, dim, direction)
+                if link < 0:
+                    continue
+                ports.append(link)
+                assert net.link_src(link) == node
+                assert torus.link_dim(link) == dim and torus.link_direction(link) == direction
+                label = f"{'ABCDE'[dim]}{'+' if direction > 0 else '-'}"
+                assert names[link] == f"{node}:{torus.port_label(link)}" == f"{node}:{label}"
+    assert ports == list(range(net.num_links))  # ids run through the ports in order, none skipped
+
+
+def test_network_digest_follows_the_wiring_not_the_capacities():
+    a = optiq.parse_network("torus:4x4")
+    assert a.digest == optiq.parse_network("torus:4x4", 12.5e9).digest
+    assert len({a.digest, optiq.parse_network("torus:4x4m").digest, optiq.parse_network("mesh:4x4").digest,
+                optiq.parse_network("torus:16").digest}) == 4
+    assert optiq.parse_network("mira:1024").digest == optiq.parse_network("bgq:4x4x4x8x2").digest
+
+
 def test_k_shortest_paths_are_nondecreasing_and_distinct():
-    topo = optiq.parse_topology("mira:512")
+    topo = optiq.parse_network("mira:512")
     paths = optiq.k_shortest_paths(topo, 0, 300, 50)
     assert len(paths) == 50
     assert len({tuple(p) for p in paths}) == 50
@@ -64,4 +104,4 @@ def test_k_shortest_paths_are_nondecreasing_and_distinct():
 def test_errors_are_value_errors():
     assert issubclass(optiq.Error, ValueError)
     with pytest.raises(optiq.Error, match="unknown topology"):
-        optiq.parse_topology("ring:5")
+        optiq.parse_network("ring:5")

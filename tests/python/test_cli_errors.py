@@ -2,6 +2,8 @@
 
 import pytest
 
+import optiq
+
 CASES = [
     (["plan", "--topology", "cube:4x4"], "cube"),
     (["plan", "--topology", "mira:1000"], "1000"),
@@ -52,13 +54,31 @@ def test_malformed_request_files(optiq_cli, tmp_path, content, needle):
     check_one_line_error(optiq_cli("plan", "--requests", req, check=False), needle)
 
 
+TORUS_4X4 = optiq.parse_network("torus:4x4").digest
+HEAD_V2 = ('{"format":"optiq-plan","version":2,"topology":"torus:4x4","network":"' + TORUS_4X4 + '",'
+           '"routing":"dor","planner":"x",')
+HEAD_V1 = '{"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",'
+
+
 @pytest.mark.parametrize("content,needle", [
     ("{not json", "invalid JSON at line 1"),
     ('{"format":"optiq-plan","version":7}', "version 7"),
-    ('{"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",'
-     '"jobs":[{"src":0,"dst":1,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}', "ends at node 4"),
-    ('{"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"dor","planner":"x",'
-     '"jobs":[{"src":0,"dst":4,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}', "carry 8 bytes"),
+    (HEAD_V2 + '"jobs":[{"src":0,"dst":1,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"links":["0:A+"]}]}]}',
+     "ends at node 4"),
+    (HEAD_V2 + '"jobs":[{"src":0,"dst":4,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"links":["0:A+"]}]}]}',
+     "carry 8 bytes"),
+    (HEAD_V2 + '"jobs":[{"src":0,"dst":4,"bytes":8,"paths":[{"bytes":8,"nodes":[0,4],"links":["0:E+"]}]}]}',
+     "no link named '0:E+'"),
+    (HEAD_V2 + '"jobs":[{"src":0,"dst":4,"bytes":8,"paths":[{"bytes":8,"nodes":[0,4],"links":["1:A+"]}]}]}',
+     "link 1:A+ leaves node 1, not 0"),
+    (HEAD_V2 + '"jobs":[{"src":0,"dst":4,"bytes":8,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}',
+     "links"),
+    (HEAD_V2.replace(TORUS_4X4, "0123456789abcdef") + '"jobs":[]}', "made for another network"),
+    (HEAD_V2.replace("torus:4x4", "mesh:4x4", 1) + '"jobs":[]}', "made for another network"),
+    (HEAD_V1 + '"jobs":[{"src":0,"dst":1,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}',
+     "ends at node 4"),
+    (HEAD_V1 + '"jobs":[{"src":0,"dst":4,"bytes":9,"paths":[{"bytes":8,"nodes":[0,4],"ports":["A+"]}]}]}',
+     "carry 8 bytes"),
 ])
 def test_malformed_plan_files(optiq_cli, tmp_path, content, needle):
     plan = tmp_path / "plan.json"

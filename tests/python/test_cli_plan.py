@@ -1,8 +1,11 @@
 """The acceptance commands of the planning core, run through the installed console script."""
 
 import json
+import re
 
 import pytest
+
+import optiq
 
 # Thesis Table VII, MPI rows (1024 nodes, 1:8, 8 MiB per pair).
 PUBLISHED_DEFAULT = {"disjoint": 3.07, "overlap": 3.38, "subset": 3.52}
@@ -57,16 +60,40 @@ def test_out_then_show_round_trip(optiq_cli, tmp_path):
                     "--planner", "heu2", "--out", plan, "--json")
     planned = json.loads(out.stdout)["results"][0]["metrics"]
     doc = json.loads(plan.read_text())
-    assert doc["format"] == "optiq-plan" and doc["version"] == 1
+    assert doc["format"] == "optiq-plan" and doc["version"] == 2
     assert doc["topology"] == "torus:4x4x4" and doc["routing"] == "dor" and doc["planner"] == "heu2"
+    assert doc["network"] == optiq.parse_network("torus:4x4x4").digest
     job = doc["jobs"][0]
     assert set(job) == {"src", "dst", "bytes", "paths"}
-    assert set(job["paths"][0]) == {"bytes", "nodes", "ports"}
+    for path in job["paths"]:
+        assert set(path) == {"bytes", "nodes", "links"}
+        assert len(path["links"]) == len(path["nodes"]) - 1
+        for node, link in zip(path["nodes"], path["links"]):  # each link named after the node it leaves
+            assert re.fullmatch(rf"{node}:[ABC][+-]", link)
     assert sum(p["bytes"] for p in job["paths"]) == job["bytes"]
     shown = json.loads(optiq_cli("show", plan, "--json").stdout)
     assert shown["metrics"] == planned
     text = optiq_cli("show", plan).stdout
     assert "valid heu2 plan" in text
+
+
+def test_version_1_plan_still_shows(optiq_cli, tmp_path):
+    """A version-1 file (ports instead of link names, no digest) loads on a torus and measures
+    the same as the version-2 file it was made from."""
+    new, old = tmp_path / "v2.json", tmp_path / "v1.json"
+    optiq_cli("plan", "--topology", "mesh:4x3", "--pattern", "disjoint", "--sources", "2", "--dests", "6",
+              "--planner", "heu2", "--out", new, "--quiet")
+    doc = json.loads(new.read_text())
+    doc["version"] = 1
+    del doc["network"]
+    for job in doc["jobs"]:
+        for path in job["paths"]:
+            path["ports"] = [link.split(":")[1] for link in path.pop("links")]
+    old.write_text(json.dumps(doc))
+    shown = {f: json.loads(optiq_cli("show", f, "--json").stdout) for f in (new, old)}
+    assert shown[old] == shown[new]
+    assert shown[old]["metrics"]["paths"] > len(doc["jobs"])  # heu2 split jobs over several paths
+    assert "valid heu2 plan" in optiq_cli("show", old).stdout
 
 
 def test_requests_file(optiq_cli, tmp_path):

@@ -15,8 +15,8 @@ UNIVERSAL = ("optimal", "mcf")
 
 
 def workload(spec="torus:4x4x2", pattern="disjoint", size="1MiB"):
-    topo = optiq.parse_topology(spec)
-    jobs = optiq.assign_sizes(optiq.named_pattern(pattern, topo.num_nodes, 2, 16), size)
+    topo = optiq.parse_network(spec)
+    jobs = optiq.assign_sizes(optiq.named_pattern(pattern, topo.num_endpoints, 2, 16), size)
     return Workload(topo, optiq.make_routing(topo.default_routing, topo), jobs, pattern)
 
 
@@ -32,31 +32,31 @@ def test_no_bound_exceeds_a_plans_own_metric(forward, pattern):
         assert seconds >= floor * (1 - 1e-9), f"{r.planner} beats a proven bound"
         if r.bound is not None:
             assert r.bound_seconds <= seconds * (1 + 1e-9)
-            assert r.bound == pytest.approx(r.bound_seconds * w.topology.link_bandwidth)
+            assert r.bound == pytest.approx(r.bound_seconds * w.network.link_bandwidth)
             assert 0 <= r.gap < 1
             assert r.gap == pytest.approx(1 - r.bound_seconds / seconds, abs=1e-12)
         if forward is None:
             assert r.metrics.relay_bytes_max is None
-            assert seconds == optiq.compute_metrics(r.plan, w.topology).predicted_seconds
+            assert seconds == optiq.compute_metrics(r.plan, w.network).predicted_seconds
             if r.bound is not None:  # without relaying the bound is on the busiest link's bytes
                 assert r.bound <= r.metrics.link_bytes_max * (1 + 1e-9)
         else:
-            relayed = relay_loads(r.plan, w.topology)
+            relayed = relay_loads(r.plan, w.network)
             assert r.metrics.relay_bytes_max == relayed.max()
-            assert seconds == max(r.metrics.link_bytes_max / w.topology.link_bandwidth, relayed.max() / forward)
+            assert seconds == max(r.metrics.link_bytes_max / w.network.link_bandwidth, relayed.max() / forward)
 
 
 def test_a_tight_relay_limit_is_what_the_time_reports():
     w = workload()
     (r,) = run_planners(w, ["default"], PlannerOptions(forward_bandwidth=1e7))
-    link_seconds = optiq.compute_metrics(r.plan, w.topology).predicted_seconds
+    link_seconds = optiq.compute_metrics(r.plan, w.network).predicted_seconds
     assert r.metrics.predicted_seconds == r.metrics.relay_bytes_max / 1e7 > link_seconds
     assert r.metrics.predicted_throughput == pytest.approx(r.metrics.total_bytes / r.metrics.predicted_seconds)
 
 
 def test_relay_loads_count_every_inner_node_once_per_path():
-    topo = optiq.parse_topology("torus:8")
-    links = [topo.link(n, 0, 1) for n in range(4)]  # 0 -> 4 through 1, 2, 3
+    topo = optiq.parse_network("torus:8")
+    links = [topo.torus.link(n, 0, 1) for n in range(4)]  # 0 -> 4 through 1, 2, 3
     plan = optiq.Plan(topo.spec, "dor", "x", [optiq.JobPlan(optiq.Job(0, 4, 30), [optiq.PathShare(links, 30)])])
     assert relay_loads(plan, topo).tolist() == [0, 30, 30, 30, 0, 0, 0, 0]
     assert PlanMetrics(plan, topo, 10.0).predicted_seconds == 3.0

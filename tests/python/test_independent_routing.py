@@ -1,7 +1,8 @@
 """The default plans on other Mira partitions, checked against an independent implementation.
 
 This file re-derives BG/Q routing, the 1:8 patterns and the link metrics from the written
-rules (DESIGN §2) in plain Python, without touching the core, and compares link by link.
+rules (DESIGN §2) in plain Python, without touching the core, and compares link by link (links
+by their documented names, ``NODE:PORT``).
 """
 
 import collections
@@ -77,13 +78,15 @@ def test_default_plan_matches_independent_model(nodes, pattern):
     counts = collections.Counter()
     for src, dst in pattern_pairs(pattern, nodes):
         for node, dim, sign in bgq_route(src, dst, sizes):
-            counts[node * 2 * len(sizes) + 2 * dim + (0 if sign > 0 else 1)] += 1
+            counts[f"{node}:{'ABCDE'[dim]}{'+' if sign > 0 else '-'}"] += 1
 
-    topo = optiq.parse_topology(f"mira:{nodes}")
+    topo = optiq.parse_network(f"mira:{nodes}")
     jobs = optiq.assign_sizes(optiq.named_pattern(pattern, nodes), "8MiB")
     plan = optiq.make_plan("default", topo, optiq.make_routing("bgq", topo), jobs)
     loads = optiq.link_loads(plan, topo)
-    assert {link: load for link, load in enumerate(loads) if load} == {l: c * nbytes for l, c in counts.items()}
+    assert len(loads) == topo.num_links
+    assert {topo.link_name(link): load for link, load in enumerate(loads) if load} == {
+        name: c * nbytes for name, c in counts.items()}
     m = optiq.compute_metrics(plan, topo)
     assert m.paths == len(jobs)
     assert m.paths_per_link_max == max(counts.values())

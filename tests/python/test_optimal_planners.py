@@ -17,8 +17,8 @@ CASES = [("torus:4x4", 1), ("torus:3x3x2", 2), ("mesh:3x4", 3), ("bgq:2x2x2x2x2"
 
 def random_workload(spec, seed, count=None):
     rng = random.Random(seed)
-    topo = optiq.parse_topology(spec)
-    jobs = [optiq.Job(rng.randrange(topo.num_nodes), rng.randrange(topo.num_nodes),
+    topo = optiq.parse_network(spec)
+    jobs = [optiq.Job(rng.randrange(topo.num_endpoints), rng.randrange(topo.num_endpoints),
                       rng.choice([0, 1, rng.randrange(1, 5_000_000)]))
             for _ in range(count or rng.randint(3, 14))]
     return Workload(topo, optiq.make_routing(topo.default_routing, topo), jobs, "random")
@@ -31,12 +31,12 @@ def plan_seconds(result, topo):
 @pytest.mark.parametrize("spec,seed", CASES)
 def test_optimal_reaches_the_arc_lp_optimum(spec, seed):
     w = random_workload(spec, seed)
-    best = arc_optimum(w.topology, w.jobs)
+    best = arc_optimum(w.network, w.jobs)
     (r,) = run_planners(w, ["optimal"], PlannerOptions(min_path_bytes=1))
-    capacity = w.topology.link_bandwidth
+    capacity = w.network.link_bandwidth
     assert r.bound / capacity == pytest.approx(best, rel=1e-6, abs=1e-12)
     # Whole bytes cost at most one byte per path on a link.
-    assert plan_seconds(r, w.topology) <= best + r.metrics.paths / capacity + 1e-12
+    assert plan_seconds(r, w.network) <= best + r.metrics.paths / capacity + 1e-12
     assert r.gap < 1e-3 or r.metrics.link_bytes_max < 1000
 
 
@@ -44,33 +44,33 @@ def test_optimal_reaches_the_arc_lp_optimum(spec, seed):
 def test_opt_is_the_optimum_over_its_candidates(spec, seed):
     w = random_workload(spec, seed)
     k = 4
-    candidates = optiq.generate_candidates(w.topology, w.jobs, k)
-    best = path_optimum(w.topology, w.jobs, [candidates.paths(i) for i in range(len(w.jobs))])
+    candidates = optiq.generate_candidates(w.network, w.jobs, k)
+    best = path_optimum(w.network, w.jobs, [candidates.paths(i) for i in range(len(w.jobs))])
     (r,) = run_planners(w, ["opt"], PlannerOptions(k=k, min_path_bytes=1))
-    capacity = w.topology.link_bandwidth
+    capacity = w.network.link_bandwidth
     assert r.bound / capacity == pytest.approx(best, rel=1e-6, abs=1e-12)
-    assert r.bound / capacity >= arc_optimum(w.topology, w.jobs) * (1 - 1e-9)  # candidates can only cost
+    assert r.bound / capacity >= arc_optimum(w.network, w.jobs) * (1 - 1e-9)  # candidates can only cost
 
 
 @pytest.mark.parametrize("spec,seed", CASES + [("torus:5x5", 7), ("mesh:4x4", 8)])
 def test_mcf_bound_is_valid_and_its_plan_never_beats_it(spec, seed):
     w = random_workload(spec, seed)
-    best = arc_optimum(w.topology, w.jobs)
-    capacity = w.topology.link_bandwidth
+    best = arc_optimum(w.network, w.jobs)
+    capacity = w.network.link_bandwidth
     for eps in (0.3, 0.05, 0.01):
         (r,) = run_planners(w, ["mcf"], PlannerOptions(epsilon=eps, min_path_bytes=1))
         assert r.bound / capacity <= best * (1 + 1e-9) + 1e-15, "a bound above the true optimum"
-        assert plan_seconds(r, w.topology) >= r.bound / capacity * (1 - 1e-9), "a plan better than its bound"
-        assert plan_seconds(r, w.topology) >= best * (1 - 1e-9)
+        assert plan_seconds(r, w.network) >= r.bound / capacity * (1 - 1e-9), "a plan better than its bound"
+        assert plan_seconds(r, w.network) >= best * (1 - 1e-9)
 
 
 @pytest.mark.parametrize("spec,seed", CASES[:4])
 def test_forwarding_capacity_enters_the_models(spec, seed):
     w = random_workload(spec, seed, count=10)
-    unlimited = arc_optimum(w.topology, w.jobs)
-    forward = w.topology.link_bandwidth / 4
-    limited = arc_optimum(w.topology, w.jobs, forward)
-    capacity = w.topology.link_bandwidth
+    unlimited = arc_optimum(w.network, w.jobs)
+    forward = w.network.link_bandwidth / 4
+    limited = arc_optimum(w.network, w.jobs, forward)
+    capacity = w.network.link_bandwidth
     (r,) = run_planners(w, ["optimal"], PlannerOptions(min_path_bytes=1, forward_bandwidth=forward))
     assert r.bound / capacity == pytest.approx(limited, rel=1e-6, abs=1e-12)
     assert limited >= unlimited * (1 - 1e-9)
@@ -80,14 +80,14 @@ def test_forwarding_capacity_enters_the_models(spec, seed):
     for jp in m.plan.jobs:
         for share in jp.paths:
             for link in share.links[1:]:
-                relayed[w.topology.link_src(link)] = relayed.get(w.topology.link_src(link), 0) + share.bytes
+                relayed[w.network.link_src(link)] = relayed.get(w.network.link_src(link), 0) + share.bytes
     worst = max([m.metrics.predicted_seconds] + [b / forward for b in relayed.values()])
     assert worst >= m.bound / capacity * (1 - 1e-9)
 
 
 def test_practical_limits_hold_and_their_cost_is_reported():
-    topo = optiq.parse_topology("mira:512")
-    jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", topo.num_nodes), "8MiB")
+    topo = optiq.parse_network("mira:512")
+    jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", topo.num_endpoints), "8MiB")
     w = Workload(topo, optiq.make_routing("bgq", topo), jobs, "disjoint")
     free = {r.planner: r for r in run_planners(w, ["optimal", "mcf"], PlannerOptions())}
     tight = {r.planner: r for r in run_planners(w, ["optimal", "mcf"],

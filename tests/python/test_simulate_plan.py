@@ -36,7 +36,7 @@ def test_each_run_executes_the_plan_file_its_prediction_comes_from(optiq_cli, tm
                     "--max-paths", "2", "--iterations", "1", "--plans-dir", tmp_path, "--json", "--quiet")
     calls = 2  # the warm-up call and the timed one; the driver's counters sum over calls
     runs = json.loads(out.stdout)["results"]
-    topo = plat.simulated_topology("torus:4x4x2")
+    topo = plat.simulated_network("torus:4x4x2")
     routing = optiq.make_routing(plat.ROUTING, topo)
     moved = set()
     for r in runs:
@@ -56,7 +56,7 @@ def test_each_run_executes_the_plan_file_its_prediction_comes_from(optiq_cli, tm
 
 
 def test_a_run_of_another_plan_is_refused():
-    topo = plat.simulated_topology("torus:2x2x2")
+    topo = plat.simulated_network("torus:2x2x2")
     plan = optiq.make_plan("default", topo, optiq.make_routing(plat.ROUTING, topo),
                            [optiq.Job(0, 1, 1000)])
     metrics = PlanMetrics(plan, topo)

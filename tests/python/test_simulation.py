@@ -1,6 +1,7 @@
 """SimGrid simulation: platform routes equal the core's 'simgrid' model; a small case end to end."""
 
 import json
+import types
 
 import pytest
 
@@ -10,13 +11,13 @@ from optiq.simulation import smpi
 
 
 def core_and_simgrid_routes(tmp_path, spec, stride=1):
-    topo = plat.simulated_topology(spec)
+    topo = plat.simulated_network(spec)
     layout = plat.Layout.of(topo)
     routing = _core.make_routing(plat.ROUTING, topo)
     xml, _ = plat.write_platform(topo, tmp_path / "p.xml")
-    sources = list(range(0, topo.num_nodes, stride))
+    sources = list(range(0, topo.num_endpoints, stride))
     simgrid = smpi.simgrid_routes(xml, [layout.host(s) for s in sources])
-    pairs = [(s, d) for s in sources for d in range(topo.num_nodes) if s != d]
+    pairs = [(s, d) for s in sources for d in range(topo.num_endpoints) if s != d]
     core = {(s, d): [layout.link_name(link) for link in routing.route(s, d)] for s, d in pairs}
     return {(s, d): simgrid[(layout.host(s), layout.host(d))] for s, d in pairs}, core
 
@@ -35,18 +36,25 @@ def test_simgrid_routes_equal_the_core_model_on_mira_1024(tmp_path):
 
 
 def test_every_link_name_is_a_distinct_simgrid_link(tmp_path):
-    topo = plat.simulated_topology("bgq:2x2x4x4x2")
+    topo = plat.simulated_network("bgq:2x2x4x4x2")
     layout = plat.Layout.of(topo)
-    names = [layout.link_name(link) for link in range(topo.num_link_slots) if topo.link_exists(link)]
+    names = [layout.link_name(link) for link in range(topo.num_links)]
     assert len(set(names)) == len(names) == topo.num_links
 
 
-def test_simulated_topology_keeps_nodes_and_makes_size_two_rings_lines():
-    topo = plat.simulated_topology("bgq:4x4x4x8x2")
-    assert topo.spec == "torus:4x4x4x8x2m" and topo.num_nodes == 1024
+def test_simulated_network_keeps_nodes_and_makes_size_two_rings_lines():
+    topo = plat.simulated_network("bgq:4x4x4x8x2")
+    assert topo.spec == "torus:4x4x4x8x2m" and topo.num_endpoints == 1024
     assert topo.num_links == 1024 * 9  # E has one cable, used both ways
     with pytest.raises(_core.Error, match="not a ring"):
-        plat.simulated_topology("mesh:4x4")
+        plat.simulated_network("mesh:4x4")
+
+
+def test_platform_writer_refuses_a_network_without_a_torus():
+    not_a_torus = types.SimpleNamespace(torus=None, spec="fattree:4")  # what a non-torus network reports
+    for write in (plat.Layout.of, plat.platform_xml, plat.hostfile_text):
+        with pytest.raises(_core.Error, match="^the SimGrid platform writer needs a torus or mesh network"):
+            write(not_a_torus)
 
 
 def test_platform_command_writes_platform_and_hostfile(optiq_cli, tmp_path):

@@ -35,17 +35,17 @@ def register(subparsers) -> None:
 def run(args) -> int:
     start = time.perf_counter()
     os.makedirs(args.out_dir or ".", exist_ok=True)  # an unusable directory fails now, not after planning
-    topology = _core.parse_topology("mira:1024")
-    routing = _core.make_routing("bgq", topology)
+    network = _core.parse_network("mira:1024")
+    routing = _core.make_routing("bgq", network)
     progress = Progress(quiet=args.quiet)
     panels = {}
-    print(f"Mira 1024 nodes ({topology.spec}, BG/Q routing, {topology.link_bandwidth / 1e9:.1f} GB/s links), "
+    print(f"Mira 1024 nodes ({network.spec}, BG/Q routing, {network.link_bandwidth / 1e9:.1f} GB/s links), "
           "1:8 patterns, 8 MiB per pair.")
     print("Rows 'thesis X' are published (Table VII); their GB/s was measured on Mira. optiq rows are\n"
           "plans; their ms and GB/s are the fluid-model prediction (busiest link / link bandwidth).\n")
     for pattern in PATTERNS:
-        jobs = _core.assign_sizes(_core.named_pattern(pattern, topology.num_nodes), "8MiB")
-        results = run_planners(Workload(topology, routing, jobs, pattern), list(PLANNERS), PlannerOptions(),
+        jobs = _core.assign_sizes(_core.named_pattern(pattern, network.num_endpoints), "8MiB")
+        results = run_planners(Workload(network, routing, jobs, pattern), list(PLANNERS), PlannerOptions(),
                                progress)
         rows = []
         for r in results:
@@ -57,7 +57,7 @@ def run(args) -> int:
         print(comparison_table(rows))
         print(f"mcf's proven bound: no plan of this pattern can put less than {mcf.bound / 1e6:.2f} MB on its "
               f"busiest link; the mcf plan is within {100 * mcf.gap:.2f}% of it.\n")
-        panels[pattern] = {r.planner: _core.link_loads(r.plan, topology) for r in results}
+        panels[pattern] = {r.planner: _core.link_loads(r.plan, network) for r in results}
     path = plot_link_loads(panels, os.path.join(args.out_dir, "demo-link-loads.png"),
                            "Data per link, Mira 1024 nodes, 1:8 patterns, 8 MiB per pair")
     print(f"link-load plot: {os.path.abspath(path)}")

@@ -158,19 +158,19 @@ def run_simulated(args, size: int) -> dict:
     program = bundled_program("smpi/optiq-exchange", "OPTIQ_SMPI_EXCHANGE",
                               "the SMPI build of the exchange benchmark (optiq-exchange)",
                               needs="SimGrid (apt-get install libsimgrid-dev)")
-    topo = plat.simulated_topology(args.topology, args.link_bandwidth)
-    np = topo.num_nodes if args.np is None else args.np
-    if np > topo.num_nodes:
-        raise _core.Error(f"--np {np} is more than the {topo.num_nodes} nodes of {topo.spec}")
+    net = plat.simulated_network(args.topology, args.link_bandwidth)
+    np = net.num_endpoints if args.np is None else args.np
+    if np > net.num_endpoints:
+        raise _core.Error(f"--np {np} is more than the {net.num_endpoints} nodes of {net.spec}")
     if np < 2:  # SMPI aborts in the collectives of a one-rank exchange
-        raise _core.Error(f"a simulated exchange needs at least 2 ranks, got {np} ({topo.spec})")
+        raise _core.Error(f"a simulated exchange needs at least 2 ranks, got {np} ({net.spec})")
     with tempfile.TemporaryDirectory(prefix="optiq-exchange-") as tmp:
-        platform, hosts = plat.write_platform(topo, Path(tmp) / "platform.xml", args.latency, args.link_bandwidth)
+        platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml", args.latency, args.link_bandwidth)
         cmd = [smpi.smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hosts)]
         cmd += [f"--cfg={setting}" for setting in smpi.MODEL_SETTINGS]
         cmd += ["--log=root.thres:warning", str(program)] + driver_arguments(args, size)
         result = _run(cmd, args.timeout, "the simulation")
-    result.update(simulated=True, topology=topo.spec)
+    result.update(simulated=True, topology=net.spec)
     return result
 
 

@@ -7,7 +7,7 @@ from ..evaluate import run_planners
 from ..plots import plot_file, plot_link_loads
 from ..progress import Progress
 from ..report import comparison_table, load_histogram, result_row
-from ..workload import add_pattern_arguments, add_topology_arguments, build_workload
+from ..workload import add_network_arguments, add_pattern_arguments, build_workload
 from .common import add_planner_arguments, planner_list, planner_options, print_json
 
 EXAMPLES = """examples:
@@ -27,7 +27,7 @@ def register(subparsers) -> None:
                     "plus the predicted transfer time (busiest link / link bandwidth) and throughput, "
                     "and a histogram of bytes per link.",
         epilog=EXAMPLES)
-    add_topology_arguments(p)
+    add_network_arguments(p)
     add_pattern_arguments(p)
     add_planner_arguments(p)
     out = p.add_argument_group("output")
@@ -49,14 +49,14 @@ def run(args) -> int:
     results = run_planners(workload, names, options, progress)
 
     if args.out:
-        _core.save_plan(results[0].plan, workload.topology, args.out)
-    loads = {r.planner: _core.link_loads(r.plan, workload.topology) for r in results}
+        _core.save_plan(results[0].plan, workload.network, args.out)
+    loads = {r.planner: _core.link_loads(r.plan, workload.network) for r in results}
     if args.plot:
         plot_link_loads({workload.description: loads}, args.plot,
-                        f"{workload.topology.spec}, {len(workload.jobs)} jobs")
+                        f"{workload.network.spec}, {len(workload.jobs)} jobs")
     if args.json:
         print_json({
-            "topology": workload.topology.spec,
+            "topology": workload.network.spec,
             "routing": workload.routing.name,
             "pattern": workload.description,
             "jobs": len(workload.jobs),
@@ -64,18 +64,22 @@ def run(args) -> int:
         })
         return 0
     total = sum(j.bytes for j in workload.jobs)
-    print(f"{workload.topology.spec} ({workload.topology.num_nodes} nodes, routing {workload.routing.name}), "
+    print(f"{workload.network.spec} ({workload.network.num_endpoints} nodes, routing {workload.routing.name}), "
           f"pattern {workload.description}: {len(workload.jobs)} jobs, {total / 1e6:.2f} MB")
     print(comparison_table([result_row(r) for r in results]))
     forward = options.forward_bandwidth
+    # A bound in bytes on the busiest link holds when every link has the same capacity; otherwise
+    # (or with relaying nodes) the bound is on the transfer time.
+    in_time = forward is not None or len(set(workload.network.capacities)) > 1
     if forward is not None:
         print(f"nodes relay at most {forward:g} bytes/s: predicted times count the busiest relaying node "
               "(" + ", ".join(f"{r.planner} {r.metrics.relay_bytes_max / 1e6:.2f} MB" for r in results) + ")")
     for r in results:
         if r.bound is not None:
             cost = r.extra.get("constraint_cost")
-            what = (f"{r.bound_seconds * 1e3:.3f} ms on the transfer time (links and relaying nodes)" if forward
-                    else f"{r.bound / 1e6:.2f} MB on the busiest link")
+            what = (f"{r.bound / 1e6:.2f} MB on the busiest link" if not in_time
+                    else f"{r.bound_seconds * 1e3:.3f} ms on the transfer time"
+                    + (" (links and relaying nodes)" if forward is not None else ""))
             print(f"{r.planner}: proven bound {what}, plan within {100 * r.gap:.2f}%"
                   + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
     print()

@@ -1,4 +1,4 @@
-"""``optiq platform``: write a SimGrid platform (and hostfile) for a topology."""
+"""``optiq platform``: write a SimGrid platform (and hostfile) for a torus network."""
 
 from __future__ import annotations
 
@@ -32,8 +32,8 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    topo = plat.simulated_topology(args.topology, args.link_bandwidth)
-    xml, hosts = plat.write_platform(topo, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
-    print(f"wrote {xml} and {hosts}: {topo.num_nodes} hosts; plan for it with "
-          f"--topology {topo.spec} --routing {plat.ROUTING}")
+    net = plat.simulated_network(args.topology, args.link_bandwidth)
+    xml, hosts = plat.write_platform(net, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
+    print(f"wrote {xml} and {hosts}: {net.num_endpoints} hosts; plan for it with "
+          f"--topology {net.spec} --routing {plat.ROUTING}")
     return 0

@@ -97,10 +97,10 @@ def driver_path() -> Path:
 
 def check_arguments(args) -> None:
     """Everything the driver would refuse, refused before any process is launched."""
-    topology = _core.parse_topology(args.topology)
-    if args.np > topology.num_nodes * args.ranks_per_node:
-        raise _core.Error(f"--np {args.np} is more ranks than {topology.spec} holds at {args.ranks_per_node} per node "
-                          f"({topology.num_nodes * args.ranks_per_node})")
+    network = _core.parse_network(args.topology)
+    if args.np > network.num_endpoints * args.ranks_per_node:
+        raise _core.Error(f"--np {args.np} is more ranks than {network.spec} holds at {args.ranks_per_node} per node "
+                          f"({network.num_endpoints * args.ranks_per_node})")
     if args.plan:
         return
     known = PATTERNS + tuple(_core.pattern_names())

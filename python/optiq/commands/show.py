@@ -19,12 +19,14 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "show", help="validate a plan file and print its metrics",
         description="Read a plan file (UTF-8 JSON), check it (every path runs from its job's source to its "
-                    "destination over adjacent ports; path bytes sum to the job's bytes) and print "
+                    "destination over adjacent links of the plan's network; path bytes sum to the job's "
+                    "bytes) and print "
                     "its metrics and link-load histogram.",
         epilog=EXAMPLES)
     p.add_argument("plan", metavar="PLAN.json", help="a file written by 'optiq plan --out'")
     p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="link capacity for the predicted time (default: 1.8e9)")
+                   help="link capacity for the predicted time (default: 1.8e9; a graph file carries "
+                        "its own capacities)")
     p.add_argument("--forward-bandwidth", type=bandwidth, default=None, metavar="BYTES_PER_S",
                    help="bytes/s a node can relay for others, counted in the predicted time (default: unlimited)")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")
@@ -33,8 +35,8 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     plan = read_plan(args.plan)
-    topology = _core.parse_topology(plan.topology, args.link_bandwidth)
-    m = PlanMetrics(plan, topology, args.forward_bandwidth)
+    network = _core.parse_network(plan.topology, args.link_bandwidth)
+    m = PlanMetrics(plan, network, args.forward_bandwidth)
     if args.json:
         print_json({"topology": plan.topology, "routing": plan.routing, "planner": plan.planner,
                     "jobs": len(plan.jobs), "metrics": m.as_dict()})
@@ -45,5 +47,5 @@ def run(args) -> int:
     if m.relay_bytes_max is not None:
         print(f"busiest relaying node: {m.relay_bytes_max / 1e6:.2f} MB at {args.forward_bandwidth:g} bytes/s")
     print()
-    print(load_histogram({plan.planner: _core.link_loads(plan, topology)}))
+    print(load_histogram({plan.planner: _core.link_loads(plan, network)}))
     return 0

@@ -37,12 +37,12 @@ class _Model:
     """The LP data of one workload: active jobs, normalised demands and capacities."""
 
     def __init__(self, workload, options: LpOptions):
-        topo = workload.topology
+        net = workload.network
         self.workload = workload
         self.active = [i for i, j in enumerate(workload.jobs) if j.bytes > 0]
         self.job_bytes = np.array([workload.jobs[i].bytes for i in self.active], dtype=np.int64)
         self.scale_bytes = float(self.job_bytes.max()) if len(self.active) else 1.0
-        capacity = np.array([topo.capacity(l) for l in range(topo.num_link_slots)])
+        capacity = np.array(net.capacities, dtype=float)
         self.ref_capacity = float(capacity.max())
         self.link_weight = capacity / self.ref_capacity
         forward = None
@@ -57,8 +57,8 @@ class _Model:
 
     def add(self, job: int, links) -> None:
         links = tuple(links)
-        topo = self.workload.topology
-        self.master.add_column(job, links, tuple(topo.link_src(l) for l in links[1:]))
+        net = self.workload.network
+        self.master.add_column(job, links, tuple(net.link_src(l) for l in links[1:]))
 
 
 def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
@@ -69,7 +69,7 @@ def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
 
 
 def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, options: LpOptions):
-    topo, workload = model.workload.topology, model.workload
+    net, workload = model.workload.network, model.workload
     master = model.master
     _, x, _, _, _ = master.solve()
     for _ in range(8):  # restrict to practical columns and re-optimise the split among them
@@ -91,12 +91,12 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
                                         options.min_path_bytes)
         plan_jobs[model.active[job]].paths = [_core.PathShare(list(master.columns[i][1]), b)
                                               for i, b in zip(cols, split) if b > 0]
-    plan = _core.Plan(topo.spec, workload.routing.name, name, plan_jobs)
-    _core.validate_plan(plan, topo)
+    plan = _core.Plan(net.spec, workload.routing.name, name, plan_jobs)
+    _core.validate_plan(plan, net)
 
     # The master's unit: bytes at the largest link capacity (see master.py); seconds are that
     # over the capacity, the unit of PlanMetrics.predicted_seconds and of mcf's bound.
-    plan_seconds = PlanMetrics(plan, topo, options.forward_bandwidth).predicted_seconds
+    plan_seconds = PlanMetrics(plan, net, options.forward_bandwidth).predicted_seconds
     lp_seconds = result.value * model.scale_bytes / model.ref_capacity
     info = {
         "bound_seconds": result.bound * model.scale_bytes / model.ref_capacity,
@@ -128,10 +128,10 @@ def _solver_errors(name: str):
 @_solver_errors("opt")
 def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     """The thesis' model: the best split over k candidate paths per job (Yen, hop-bounded)."""
-    topo = workload.topology
+    net = workload.network
     model = _Model(workload, options)
     if candidates is None:
-        candidates = _core.generate_candidates(topo, workload.jobs, options.k, options.hop_bound, progress)
+        candidates = _core.generate_candidates(net, workload.jobs, options.k, options.hop_bound, progress)
     lists = [candidates.paths(i) for i in model.active]
     for job, paths in enumerate(lists):
         if not paths:
@@ -141,7 +141,7 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
         model.add(job, paths[0])
     # As for optimal, single paths make a degenerate start; heu2 picks a balanced subset of the
     # same candidates in milliseconds, so the model is unchanged and column generation starts close.
-    seed = _core.make_plan("heu2", topo, workload.routing, workload.jobs, candidates=candidates)
+    seed = _core.make_plan("heu2", net, workload.routing, workload.jobs, candidates=candidates)
     for job, i in enumerate(model.active):
         for share in seed.jobs[i].paths:
             model.add(job, share.links)
@@ -149,23 +149,23 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     flat = np.array([l for paths in lists for p in paths for l in p], dtype=np.int64)
     lengths = np.array([len(p) for paths in lists for p in paths], dtype=np.int64)
     starts = np.concatenate([[0], np.cumsum(lengths)])
-    inner = np.array([topo.link_src(l) for paths in lists for p in paths for l in p[1:]], dtype=np.int64)
+    inner = np.array([net.link_src(l) for paths in lists for p in paths for l in p[1:]], dtype=np.int64)
     inner_starts = np.concatenate([[0], np.cumsum(np.maximum(lengths - 1, 0))])
     job_starts = np.concatenate([[0], np.cumsum([len(paths) for paths in lists])])
 
     def price(y, z):
-        yw = _weights(topo.num_link_slots, y)
+        yw = _weights(net.num_links, y)
         cs = np.concatenate([[0.0], np.cumsum(yw[flat])])
         cost = cs[starts[1:]] - cs[starts[:-1]]
         if z:
-            zw = _weights(topo.num_nodes, z)
+            zw = _weights(net.num_vertices, z)
             zs = np.concatenate([[0.0], np.cumsum(zw[inner])])
             cost = cost + zs[inner_starts[1:]] - zs[inner_starts[:-1]]
         out = []
         for job, paths in enumerate(lists):
             seg = cost[job_starts[job]:job_starts[job + 1]]
             order = np.argsort(seg, kind="stable")[:EXTRA_CANDIDATES + 1]
-            cols = [(tuple(paths[c]), tuple(topo.link_src(l) for l in paths[c][1:]), float(seg[c])) for c in order]
+            cols = [(tuple(paths[c]), tuple(net.link_src(l) for l in paths[c][1:]), float(seg[c])) for c in order]
             out.append((cols[0][2], cols[0][0], cols[0][1], cols[1:]))
         return out
 
@@ -178,28 +178,28 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
 @_solver_errors("optimal")
 def plan_optimal(workload, options: LpOptions, progress=None):
     """The optimum of the fluid model over every path (hop-bounded if a bound is given)."""
-    topo = workload.topology
+    net = workload.network
     model = _Model(workload, options)
     jobs = model.jobs()
     for job, j in enumerate(jobs):
         model.add(job, workload.routing.route(j.src, j.dst))
     # Started from single paths the master is so degenerate that each round moves one link's
     # dual only; a rough mcf solution supplies a balanced, diverse first pool instead.
-    seed = _core.plan_mcf(topo, workload.routing, jobs, epsilon=SEED_EPSILON, hop_bound=options.hop_bound,
+    seed = _core.plan_mcf(net, workload.routing, jobs, epsilon=SEED_EPSILON, hop_bound=options.hop_bound,
                           min_path_bytes=1, forward_bandwidth=options.forward_bandwidth or 0.0)
     for job, jp in enumerate(seed.plan.jobs):
         for share in jp.paths:
             model.add(job, share.links)
 
     def price(y, z):
-        yw = _weights(topo.num_link_slots, y)
-        zw = _weights(topo.num_nodes, z) if model.master.forward_weight is not None else np.zeros(0)
-        costs, paths = _core.cheapest_paths(topo, jobs, yw, zw, options.hop_bound)
-        return [(c, tuple(p), tuple(topo.link_src(l) for l in p[1:]), ()) for c, p in zip(costs, paths)]
+        yw = _weights(net.num_links, y)
+        zw = _weights(net.num_vertices, z) if model.master.forward_weight is not None else np.zeros(0)
+        costs, paths = _core.cheapest_paths(net, jobs, yw, zw, options.hop_bound)
+        return [(c, tuple(p), tuple(net.link_src(l) for l in p[1:]), ()) for c, p in zip(costs, paths)]
 
     if options.hop_bound >= 0:
         for job, j in enumerate(jobs):
-            if topo.hop_distance(j.src, j.dst) > options.hop_bound:
+            if not 0 <= net.hop_distance(j.src, j.dst) <= options.hop_bound:
                 raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
                                   f"{options.hop_bound}")
     result = colgen.solve(model.master, price, options.gap, options.max_iterations, progress, "optimal")

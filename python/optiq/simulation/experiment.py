@@ -27,7 +27,7 @@ MPI = "mpi_alltoallv"
 
 @dataclass
 class Setup:
-    topology: str                  # the user's spec; the simulated machine is simulated_topology(spec)
+    topology: str                  # the user's spec; the simulated machine is simulated_network(spec)
     pattern: str = "disjoint"
     bytes: str = "8MiB"
     sources: int = -1
@@ -58,10 +58,10 @@ P2P_ABOVE = 128
 VERIFY_LIMIT = 1 << 30  # bytes moved per call above which buffers are shared (unchecked) by default
 
 
-def _workload(s: Setup, topo) -> Workload:
-    routing = _core.make_routing(plat.ROUTING, topo)
-    pairs = pattern_pairs(s.pattern, topo.num_nodes, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
-    return Workload(topo, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
+def _workload(s: Setup, net) -> Workload:
+    routing = _core.make_routing(plat.ROUTING, net)
+    pairs = pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
+    return Workload(net, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
 
 
 def _with_threshold(plan, default_plan, threshold: int):
@@ -78,8 +78,8 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
     Returns ``{name: (plan, metrics, planning seconds)}``; metrics are a
     :class:`optiq.metrics.PlanMetrics` in the planners' model.
     """
-    topo = plat.simulated_topology(s.topology, s.link_bandwidth)
-    work = _workload(s, topo)
+    net = plat.simulated_network(s.topology, s.link_bandwidth)
+    work = _workload(s, net)
     names = list(dict.fromkeys(["default"] + list(planners)))
     results = {r.planner: r for r in run_planners(work, names, s.options, progress)}
     threshold = _core.parse_bytes(s.threshold)
@@ -88,19 +88,19 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
         plan = results[name].plan
         if name != "default":
             plan = _with_threshold(plan, results["default"].plan, threshold)
-        out[name] = (plan, PlanMetrics(plan, topo, s.options.forward_bandwidth), results[name].seconds)
+        out[name] = (plan, PlanMetrics(plan, net, s.options.forward_bandwidth), results[name].seconds)
     return out
 
 
-def _driver_args(s: Setup, topo, total_bytes: int) -> list:
+def _driver_args(s: Setup, net, total_bytes: int) -> list:
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
-    args = ["--topology", topo.spec, "--routing", plat.ROUTING, "--transport", s.transport, "--chunk", s.chunk,
+    args = ["--topology", net.spec, "--routing", plat.ROUTING, "--transport", s.transport, "--chunk", s.chunk,
             "--threshold", s.threshold, "--budget", s.budget,
             "--max-inflight", str(s.max_inflight), "--iterations", str(s.iterations), "--warmup", "1"]
     return args + ([] if verify else ["--shared-buffers"])
 
 
-def write_plans(plans: dict, topo, directory: Path) -> dict:
+def write_plans(plans: dict, net, directory: Path) -> dict:
     """Writes every plan of :func:`predictions` to ``directory/NAME.json``.
 
     Returns ``{name: (path, metrics, sha256)}``: the metrics of the plan read back from its
@@ -109,10 +109,10 @@ def write_plans(plans: dict, topo, directory: Path) -> dict:
     out = {}
     for name, (plan, metrics, _) in plans.items():
         path = directory / f"{name}.json"
-        _core.save_plan(plan, topo, str(path))
+        _core.save_plan(plan, net, str(path))
         data = path.read_bytes()
         read = _core.plan_from_json(data.decode("utf-8"), str(path))
-        out[name] = (path, PlanMetrics(read, topo, metrics.forward_bandwidth), hashlib.sha256(data).hexdigest())
+        out[name] = (path, PlanMetrics(read, net, metrics.forward_bandwidth), hashlib.sha256(data).hexdigest())
     return out
 
 
@@ -130,30 +130,31 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
     ``s.plans_dir`` is set) and its SHA-256 (``plan_sha256``); ``predicted_seconds`` is that
     file's prediction. The MPI baseline moves the jobs of ``default.json``.
     """
-    topo = plat.simulated_topology(s.topology, s.link_bandwidth)
-    if topo.num_nodes < 2:
-        raise _core.Error(f"a simulation needs at least 2 nodes, {topo.spec} has {topo.num_nodes}")
+    net = plat.simulated_network(s.topology, s.link_bandwidth)
+    ranks = net.num_endpoints
+    if ranks < 2:
+        raise _core.Error(f"a simulation needs at least 2 nodes, {net.spec} has {ranks}")
     predicted = predictions(s, planners, progress)
     total = int(predicted["default"][1].total_bytes)
     results = []
     with tempfile.TemporaryDirectory(prefix="optiq-sim-") as tmp:
         directory = Path(s.plans_dir) if s.plans_dir else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
-        files = write_plans(predicted, topo, directory)
-        platform, hosts = plat.write_platform(topo, Path(tmp) / "platform.xml", s.latency, s.link_bandwidth)
-        base = _driver_args(s, topo, total)
+        files = write_plans(predicted, net, directory)
+        platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml", s.latency, s.link_bandwidth)
+        base = _driver_args(s, net, total)
         for name in [MPI] + list(planners):
             if note:
-                note(f"simulating {name} on {topo.num_nodes} ranks")
+                note(f"simulating {name} on {ranks} ranks")
             plan_name = "default" if name == MPI else name
             path, metrics, digest = files[plan_name]
             extra = ["--plan", str(path)]
             if name == MPI:
-                p2p = s.mpi_call == "p2p" or (s.mpi_call == "auto" and topo.num_nodes > P2P_ABOVE)
+                p2p = s.mpi_call == "p2p" or (s.mpi_call == "auto" and ranks > P2P_ABOVE)
                 extra += ["--only", "mpi"] + (["--mpi-p2p"] if p2p else [])
             else:
                 extra += ["--only", "optiq"]
-            r = smpi.run_driver(topo.num_nodes, platform, hosts, base + extra, s.timeout)
+            r = smpi.run_driver(ranks, platform, hosts, base + extra, s.timeout)
             _check_executed(r, path, metrics)
             key = "mpi_alltoallv_seconds" if name == MPI else "optiq_seconds"
             seconds = r[key]["median"]

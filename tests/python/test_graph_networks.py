@@ -1,0 +1,87 @@
+"""Networks read from graph files: patterns run on the endpoints, request files name vertices,
+capacities may differ, and what needs a torus says so in one line."""
+
+import json
+
+import pytest
+
+import optiq
+from optiq.evaluate import PlannerOptions, run_planners
+from optiq.simulation import platform as plat
+from optiq.workload import Workload, on_endpoints
+
+# A switch first, so vertex numbers and endpoint numbers differ; h2's link is twice as fast.
+STAR = {"directed": False,
+        "nodes": [{"id": "s0", "kind": "switch"}] + [{"id": f"h{i}"} for i in range(4)],
+        "links": [{"source": f"h{i}", "target": "s0", "capacity": 2e9 if i == 2 else 1e9} for i in range(4)]}
+
+
+@pytest.fixture
+def star(tmp_path):
+    path = tmp_path / "star.json"
+    path.write_text(json.dumps(STAR))
+    return path
+
+
+def test_a_graph_network_has_no_torus_and_no_single_link_bandwidth(star):
+    net = optiq.parse_network(f"graph:{star}")
+    assert net.torus is None and net.default_routing == "shortest"
+    assert net.num_vertices == 5 and net.endpoints == [1, 2, 3, 4] and net.num_endpoints == 4
+    assert net.kind(0) == "switch" and net.num_links == 8
+    assert sorted(net.capacities) == [1e9] * 6 + [2e9] * 2
+    with pytest.raises(optiq.Error, match="differ in capacity"):
+        net.link_bandwidth
+    assert on_endpoints(net, [(0, 3), (1, 2)]) == [(1, 4), (2, 3)]
+
+
+def test_patterns_run_on_the_endpoints(optiq_cli, star, tmp_path):
+    plan = tmp_path / "plan.json"
+    doc = json.loads(optiq_cli("plan", "--topology", f"graph:{star}", "--pattern", "disjoint", "--bytes", "1MiB",
+                               "--planner", "heu2", "--json", "--out", plan).stdout)
+    assert doc["topology"] == f"graph:{star}" and doc["routing"] == "shortest" and doc["jobs"] == 2
+    saved = json.loads(plan.read_text())
+    assert saved["version"] == 2 and saved["network"] == optiq.parse_network(f"graph:{star}").digest
+    assert {(j["src"], j["dst"]) for j in saved["jobs"]} == {(1, 3), (1, 4)}  # endpoints 0 -> 2, 3
+    for job in saved["jobs"]:
+        assert job["paths"][0]["nodes"] == [job["src"], 0, job["dst"]]
+    shown = json.loads(optiq_cli("show", plan, "--json").stdout)
+    assert shown["metrics"] == doc["results"][0]["metrics"]
+
+
+def test_request_files_name_vertices_but_not_switches(optiq_cli, star, tmp_path):
+    ok, bad = tmp_path / "ok.txt", tmp_path / "bad.txt"
+    ok.write_text("1 4 1MiB\n3 4 1MiB\n")
+    bad.write_text("1 4 1MiB\n0 2 1MiB\n")
+    doc = json.loads(optiq_cli("plan", "--topology", f"graph:{star}", "--requests", ok, "--planner", "default",
+                               "--json").stdout)
+    assert doc["jobs"] == 2
+    proc = optiq_cli("plan", "--topology", f"graph:{star}", "--requests", bad, check=False)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines() == [
+        f"optiq plan: error: {bad}: job 1 (0->2): vertex 0 of graph:{star} is a switch, which hosts no data"]
+
+
+def test_bounds_with_unequal_capacities_are_times(optiq_cli, star, tmp_path):
+    req = tmp_path / "jobs.txt"
+    req.write_text("1 3 2MiB\n")  # h0 to h2: the slow link sets the time, the fast one carries as much
+    net = optiq.parse_network(f"graph:{star}")
+    w = Workload(net, optiq.make_routing("shortest", net), optiq.read_requests(str(req), net.num_vertices), "x")
+    for r in run_planners(w, ["default", "mcf", "optimal"], PlannerOptions(min_path_bytes=1)):
+        assert r.metrics.predicted_seconds == pytest.approx(2 * 2**20 / 1e9)
+        assert r.metrics.link_bytes_max == 2 * 2**20
+        if r.bound is not None:
+            assert r.bound_seconds == pytest.approx(r.metrics.predicted_seconds, rel=0.03)
+            assert r.bound == pytest.approx(r.bound_seconds * 2e9)  # at the largest capacity: not bytes on a link
+            assert r.bound > r.metrics.link_bytes_max
+    text = optiq_cli("plan", "--topology", f"graph:{star}", "--requests", req, "--planner", "default,mcf").stdout
+    assert "mcf: proven bound" in text and "ms on the transfer time" in text and "MB on the busiest" not in text
+
+
+@pytest.mark.parametrize("command", [["platform", "--out", "x.xml"], ["simulate", "--quiet"]])
+def test_simgrid_needs_a_torus(optiq_cli, star, tmp_path, command):
+    proc = optiq_cli(command[0], "--topology", f"graph:{star}", *command[1:], check=False, cwd=tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"optiq {command[0]}: error: the SimGrid platform writer needs a torus or mesh network, not 'graph:{star}'"]
+    with pytest.raises(optiq.Error, match="needs a torus or mesh network"):
+        plat.Layout.of(optiq.parse_network(f"graph:{star}"))
