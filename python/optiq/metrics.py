@@ -36,10 +36,12 @@ def relay_loads(plan: _core.Plan, network: _core.Network):
     import numpy as np  # loaded only when relaying is counted: the command line starts faster
 
     relayed = np.zeros(network.num_vertices, dtype=np.int64)
+    software = [network.kind(v) != "switch" for v in range(network.num_vertices)]  # switches relay in hardware
     for job in plan.jobs:
         for share in job.paths:
             for link in share.links[1:]:
-                relayed[network.link_src(link)] += share.bytes
+                if software[network.link_src(link)]:
+                    relayed[network.link_src(link)] += share.bytes
     return relayed
 
 

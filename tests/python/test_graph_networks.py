@@ -85,3 +85,17 @@ def test_simgrid_needs_a_torus(optiq_cli, star, tmp_path, command):
         f"optiq {command[0]}: error: the SimGrid platform writer needs a torus or mesh network, not 'graph:{star}'"]
     with pytest.raises(optiq.Error, match="needs a torus or mesh network"):
         plat.Layout.of(optiq.parse_network(f"graph:{star}"))
+
+
+def test_switches_relay_in_hardware_so_forwarding_costs_nothing_there(star):
+    # Every path of the star crosses the switch: with relaying charged at 1e6 B/s anywhere in
+    # software, any charge at the switch would dominate the 1 MB on a 1e9 B/s link.
+    from optiq.metrics import relay_loads
+
+    net = optiq.parse_network(f"graph:{star}")
+    routing = optiq.make_routing("shortest", net)
+    jobs = [optiq.Job(1, 4, 1_000_000), optiq.Job(2, 3, 1_000_000)]
+    result = optiq.plan_mcf(net, routing, jobs, forward_bandwidth=1e6)
+    assert relay_loads(result.plan, net).tolist() == [0] * 5
+    assert optiq.compute_metrics(result.plan, net).predicted_seconds == pytest.approx(1e-3)
+    assert result.bound_seconds <= 1e-3 * (1 + 1e-9)  # the bound agrees: nothing is charged at the switch

@@ -58,7 +58,12 @@ class _Model:
     def add(self, job: int, links) -> None:
         links = tuple(links)
         net = self.workload.network
-        self.master.add_column(job, links, tuple(net.link_src(l) for l in links[1:]))
+        self.master.add_column(job, links, _relays(net, links))
+
+
+def _relays(net, links) -> tuple:
+    """The vertices that copy a path's bytes in software: every inner vertex but switches."""
+    return tuple(net.link_src(l) for l in links[1:] if net.kind(net.link_src(l)) != "switch")
 
 
 def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
@@ -165,7 +170,7 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
         for job, paths in enumerate(lists):
             seg = cost[job_starts[job]:job_starts[job + 1]]
             order = np.argsort(seg, kind="stable")[:EXTRA_CANDIDATES + 1]
-            cols = [(tuple(paths[c]), tuple(net.link_src(l) for l in paths[c][1:]), float(seg[c])) for c in order]
+            cols = [(tuple(paths[c]), _relays(net, paths[c]), float(seg[c])) for c in order]
             out.append((cols[0][2], cols[0][0], cols[0][1], cols[1:]))
         return out
 
@@ -195,7 +200,7 @@ def plan_optimal(workload, options: LpOptions, progress=None):
         yw = _weights(net.num_links, y)
         zw = _weights(net.num_vertices, z) if model.master.forward_weight is not None else np.zeros(0)
         costs, paths = _core.cheapest_paths(net, jobs, yw, zw, options.hop_bound)
-        return [(c, tuple(p), tuple(net.link_src(l) for l in p[1:]), ()) for c, p in zip(costs, paths)]
+        return [(c, tuple(p), _relays(net, p), ()) for c, p in zip(costs, paths)]
 
     if options.hop_bound >= 0:
         for job, j in enumerate(jobs):
