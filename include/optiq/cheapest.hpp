@@ -18,7 +18,7 @@ struct CheapestPaths {
 // For every job, a path from src to dst minimising the sum of link_weight over its links plus
 // node_weight over the nodes it passes through (neither endpoint); among equally cheap paths
 // the one with fewest hops. Weights must be non-negative; link_weight has one entry per link
-// slot, node_weight one per node or none at all. hop_bound < 0: no bound. Jobs sharing a
+// (link id), node_weight one per node or none at all. hop_bound < 0: no bound. Jobs sharing a
 // source share one search, and sources are searched in parallel.
 CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
                              const std::vector<double>& node_weight = {}, int hop_bound = -1);

@@ -14,7 +14,7 @@ namespace optiq {
 double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs);
 
 // A bound (seconds) from a relaxation that generalises cut bounds: links outside `hot` (one
-// flag per link slot) get unlimited capacity, node pairs joined both ways by them merge, and
+// flag per link) get unlimited capacity, node pairs joined both ways by them merge, and
 // the max-concurrent-flow problem left on the contracted graph is solved to within
 // `tolerance` of its optimum, with a certificate that holds for the network. When `hot` holds
 // the bottleneck links of a near-optimal plan the bound is close to the true optimum. Returns

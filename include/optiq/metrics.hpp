@@ -23,9 +23,9 @@ struct Metrics {
   double predicted_throughput = 0;  // total bytes / predicted seconds; 0 when nothing crosses a link
 };
 
-// Bytes crossing every link slot (index = link id).
+// Bytes crossing every link (index = link id).
 std::vector<Bytes> link_loads(const Plan& plan, const Network& topo);
-// Number of paths crossing every link slot.
+// Number of paths crossing every link.
 std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo);
 
 Metrics compute_metrics(const Plan& plan, const Network& topo);

@@ -21,11 +21,13 @@ enum class VertexKind : std::uint8_t {
 };
 const char* kind_name(VertexKind kind);
 
-// The largest network optiq builds: planners and metrics keep arrays per vertex and per link,
-// so a network is a promise of memory. 2^22 vertices is 26 times the largest torus machine
-// built (Fugaku's 158,976 nodes); 2^26 links keep each per-link array under 512 MiB.
+// The largest network optiq builds: the network keeps about 32 bytes per link (endpoints,
+// capacity, adjacency) and planners and metrics more arrays per vertex and per link, so a
+// network is a promise of memory. 2^22 vertices is 26 times the largest torus machine built
+// (Fugaku's 158,976 nodes, about 1.6 million links); 2^24 links keep the network itself near
+// 512 MiB and each per-link array of the planners under 128 MiB.
 constexpr long long kMaxVertices = 1LL << 22;
-constexpr long long kMaxLinks = 1LL << 26;
+constexpr long long kMaxLinks = 1LL << 24;
 
 constexpr double kBgqLinkBandwidth = 1.8e9;  // usable bytes/s per BG/Q link and direction
 
@@ -132,7 +134,8 @@ class Network {
 
   const std::string& spec() const { return spec_; }
   const std::string& default_routing() const { return default_routing_; }
-  // 16 hex digits that change with any vertex kind, link endpoint or link name: the wiring, not
+  // 16 hex digits that change with any vertex kind, link endpoint or link name (on a torus its
+  // port, which its name is made of): the wiring, not
   // the capacities, so a plan made for this network stays executable when capacities are
   // re-measured, but is refused on any other network.
   const std::string& digest() const { return digest_; }

@@ -23,7 +23,10 @@ NodeId Network::Builder::add_vertex(VertexKind kind, std::string name) {
   if (static_cast<long long>(kinds_.size()) >= kMaxVertices)
     throw Error("the network has more than " + std::to_string(kMaxVertices) + " vertices");
   kinds_.push_back(kind);
-  vertex_names_.push_back(std::move(name));
+  if (!name.empty()) {  // names are rare on generated networks: kept only once one is given
+    vertex_names_.resize(kinds_.size());
+    vertex_names_.back() = std::move(name);
+  }
   return static_cast<NodeId>(kinds_.size() - 1);
 }
 
@@ -41,7 +44,10 @@ LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::
   src_.push_back(src);
   dst_.push_back(dst);
   capacity_.push_back(capacity);
-  link_names_.push_back(std::move(name));
+  if (!name.empty()) {
+    link_names_.resize(src_.size());
+    link_names_.back() = std::move(name);
+  }
   return static_cast<LinkId>(src_.size() - 1);
 }
 
@@ -59,8 +65,9 @@ Network Network::Builder::build(std::string spec, std::string default_routing) &
       if (t.link(src_[l], d, dir) != l || t.step(src_[l], d, dir) != dst_[l])
         throw Error("the torus hint: link " + std::to_string(l) + " (" + std::to_string(src_[l]) + "-" +
                     std::to_string(dst_[l]) + ") is not port " + t.port_label(l) + " of its node");
+      if (static_cast<std::size_t>(l) >= link_names_.size() || link_names_[l].empty()) continue;
       const std::string port_name = std::to_string(src_[l]) + ":" + t.port_label(l);
-      if (!link_names_[l].empty() && link_names_[l] != port_name)  // a torus's links are named by their ports
+      if (link_names_[l] != port_name)  // a torus's links are named by their ports
         throw Error("the torus hint: link " + std::to_string(l) + " is named '" + link_names_[l] + "', not '" +
                     port_name + "'");
     }
@@ -109,7 +116,10 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
       table_(std::make_shared<const std::vector<std::vector<std::pair<NodeId, LinkId>>>>(std::move(b.table_))) {
   for (NodeId v = 0; v < num_vertices(); ++v)
     if (kinds_[v] == VertexKind::Endpoint) endpoints_.push_back(v);
-  if (torus_) link_names_.clear();  // "NODE:PORT", unique by construction; computed when asked
+  vertex_names_.resize(kinds_.size());
+  // A torus's links are named "NODE:PORT", unique by construction and computed when asked.
+  if (torus_) link_names_.clear();
+  else link_names_.resize(src_.size());
   std::map<std::pair<NodeId, NodeId>, int> parallel;
   std::unordered_map<std::string, LinkId> named;
   named.reserve(link_names_.size());
@@ -130,7 +140,12 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
   for (LinkId l = 0; l < num_links(); ++l) {
     f.add(&src_[l], sizeof src_[l]);
     f.add(&dst_[l], sizeof dst_[l]);
-    f.add(link_name(l));
+    if (torus_) {  // the name is the source and the port: hash the port, not a string per link
+      const std::int8_t port = static_cast<std::int8_t>(2 * torus_->link_dim(l) + (torus_->link_direction(l) > 0 ? 0 : 1));
+      f.add(&port, sizeof port);
+    } else {
+      f.add(link_names_[l]);
+    }
   }
   digest_ = f.hex();
 }

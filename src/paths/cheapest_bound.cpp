@@ -13,7 +13,7 @@ namespace optiq {
 
 std::vector<double> cheapest_cost_lower_bounds(const Network& topo, const std::vector<Job>& jobs,
                                                const std::vector<double>& w, double threshold, int max_components) {
-  OPTIQ_CHECK(static_cast<int>(w.size()) == topo.num_links(), "one weight per link slot");
+  OPTIQ_CHECK(static_cast<int>(w.size()) == topo.num_links(), "one weight per link");
   const graph::Csr& g = topo.graph();
   const graph::Components comp = graph::merge_below(g, w, threshold);
   if (comp.count > max_components) return {};

@@ -188,7 +188,7 @@ double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double to
 
 double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
                            double tolerance, int max_components, int max_rounds) {
-  OPTIQ_CHECK(static_cast<int>(hot.size()) == topo.num_links(), "one hot flag per link slot");
+  OPTIQ_CHECK(static_cast<int>(hot.size()) == topo.num_links(), "one hot flag per link");
   if (!(tolerance > 0 && tolerance < 1)) throw Error("relaxed bound: tolerance must be in (0, 1)");
   const graph::Csr& g = topo.graph();
   const graph::Components comp = graph::merge_below(g, hot, char{1});

@@ -107,7 +107,7 @@ class Loads {
   const Network& topo_;
   double fwd_cap_;
   std::vector<double> link_, node_;
-  std::vector<double> cap_;  // per link slot, looked up often enough to keep at hand
+  std::vector<double> cap_;  // per link, looked up often enough to keep at hand
   double eta_ = 1, ref_ = 1;
 };
 
