@@ -132,7 +132,7 @@ class UnitSearch {
   void reach(NodeId v, Key g, LinkId via) {
     Node& nv = node_[v];
     if (nv.seen != stamp_) {
-      const std::uint8_t* c = &sh_.coord[static_cast<std::size_t>(v) * dims_];
+      const std::uint8_t* c = sh_.coord.data() + static_cast<std::size_t>(v) * dims_;  // no coordinates without the hint
       Key hops = 0;
       for (int d = 0; d < dims_; ++d) hops += table_[d][c[d]];
       const Key to_comp = comp_dist_[sh_.con.comp[v]];
