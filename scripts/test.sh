@@ -6,7 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest --test-dir build/cpp --output-on-failure -j2
 
-SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+# -Og: the sanitized GoogleTest suite runs in a quarter of its -O0 time (on 2 cores here, 51 s
+# instead of 204 s, 160 s of them the random-pattern planner test) for 20% more compile time;
+# -O1 runs it in 43 s but doubles the compile time. No assert() in the code depends on the
+# build type, and every test still runs sanitized, the Mira-scale ones too (6 s).
+SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Og"
 # The MPI programs run sanitized below, with their arguments; 4 ranks each.
 mpi_sanitized=("mpi_exchange --cases 150 --seed 44" mpi_api mpi_errors mpi_budget c_api
                "mpi_sparse --cases 100 --seed 44" mpi_sparse_errors mpi_sparse_barrier c_sparse)
