@@ -44,6 +44,7 @@ for planner in default heu1 heu2 mcf; do
 done
 [ "$mode" = full ] || configs+=("mcf p2p 2" "mcf p2p 8" "mcf p2p 16")
 
+mkdir -p "$out"  # each configuration's log goes beside its directory, before run.sh makes it
 passed=0 failed=0 failures=()
 for c in "${configs[@]}"; do
   read -r planner transport np <<<"$c"
