@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer harnesses in build/fuzz and runs each for SECONDS (default 20), starting
+# Builds the libFuzzer harnesses in build/fuzz and runs each for SECONDS (default 10), starting
 # from the committed seeds in fuzz/corpus/NAME and the corpus earlier runs grew in
 # build/fuzz/corpus/NAME. Exit status 1 when a harness crashed or broke an invariant; the
 # input that did it is in build/fuzz/artifacts/. See fuzz/README.md.
@@ -7,7 +7,7 @@
 #   fuzz/run.sh [SECONDS] [NAME...]     NAME: bytes, topology, requests, plan, graph (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${1:-20}
+seconds=${1:-10}
 [ $# -gt 0 ] && shift
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=(bytes topology requests plan graph)

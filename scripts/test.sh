@@ -45,6 +45,6 @@ if [ -f build/cpp/src/pmpi/liboptiq_pmpi.so ]; then
   tests/external/matrix.sh --small --lib build/cpp/src/pmpi/liboptiq_pmpi.so
 fi
 
-fuzz/run.sh  # every parser's libFuzzer harness for 20 s (fuzz/README.md)
+fuzz/run.sh  # every parser's libFuzzer harness for 10 s (fuzz/README.md)
 
 .venv/bin/python -m pytest -q tests/python
