@@ -32,7 +32,7 @@ def time_case(nodes: int, pattern: str, planner: str, k: int) -> dict:
     routing = optiq.make_routing("bgq", net)
     jobs = optiq.assign_sizes(optiq.named_pattern(pattern, nodes), "8MiB")
     start = time.perf_counter()
-    candidates = optiq.generate_candidates(net, jobs, k)
+    candidates = optiq.generate_candidates(net, optiq.make_routing(net.default_routing, net), jobs, k)
     middle = time.perf_counter()
     plan = optiq.make_plan(planner, net, routing, jobs, k=k, candidates=candidates)
     end = time.perf_counter()

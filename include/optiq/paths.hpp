@@ -1,7 +1,9 @@
-// Candidate paths: Yen's k shortest loopless paths on the link graph, hop-bounded.
+// Candidate paths: Yen's k shortest realizable paths (include/optiq/legs.hpp), hop-bounded.
 //
-// The k paths returned are k shortest simple paths within the hop bound: their hop counts are
-// the k smallest of all such paths. Among equally short paths the order is deterministic and
+// Where every link is a leg (a torus) these are the k shortest simple paths on the link graph
+// whose inner vertices are endpoints; elsewhere the k shortest chains of default-route legs,
+// by links. The k paths returned have the k smallest hop counts of all such paths within the
+// hop bound. Among equally short paths the order is deterministic and
 // favours diversity: a path that leaves an earlier one closer to the source comes first. Each
 // spur is the lexicographically smallest (by link id) shortest path under Yen's constraints.
 #pragma once
@@ -18,8 +20,15 @@ namespace optiq {
 // Called now and then during long work: (what is being done, items done, items in total).
 using Progress = std::function<void(const std::string& stage, std::size_t done, std::size_t total)>;
 
-// hop_bound < 0 means the topology's diameter. A node paired with itself has one empty path.
-std::vector<LinkPath> k_shortest_paths(const Network& topo, NodeId src, NodeId dst, int k, int hop_bound = -1);
+// hop_bound < 0 means default_hop_bound. A node paired with itself has one empty path.
+class RoutingModel;
+std::vector<LinkPath> k_shortest_paths(const Network& topo, const RoutingModel& routing, NodeId src, NodeId dst, int k,
+                                       int hop_bound = -1);
+
+// The network's diameter where every link is a leg; twice that elsewhere, so that a chain may
+// forward once anywhere (a leg out to any endpoint and one back).
+class Legs;
+int default_hop_bound(const Legs& legs);
 
 struct CandidateSet {
   int k = 0;
@@ -29,8 +38,8 @@ struct CandidateSet {
 };
 
 // Candidates for every job; jobs with the same endpoints share one search.
-CandidateSet generate_candidates(const Network& topo, const std::vector<Job>& jobs, int k, int hop_bound = -1,
-                                 const Progress& progress = nullptr);
+CandidateSet generate_candidates(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, int k,
+                                 int hop_bound = -1, const Progress& progress = nullptr);
 
 // Nodes visited by a path starting at src: src, then the head of every link.
 std::vector<NodeId> path_nodes(const Network& topo, NodeId src, const LinkPath& path);

@@ -27,7 +27,8 @@ struct Plan {
 };
 
 // Throws optiq::Error describing the first defect: a path that does not run src -> dst over
-// existing, adjacent links, or path bytes that do not sum to the job's bytes.
+// existing, adjacent links, a path that no chain of the plan's routing's default routes
+// realizes (include/optiq/legs.hpp), or path bytes that do not sum to the job's bytes.
 void validate_plan(const Plan& plan, const Network& topo);
 
 // Splits `bytes` into `parts` whole numbers differing by at most one, larger ones first.

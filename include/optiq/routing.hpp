@@ -13,8 +13,14 @@ class RoutingModel {
  public:
   virtual ~RoutingModel() = default;
   virtual std::string name() const = 0;
+  virtual const Network& network() const = 0;
   // Links from src to dst, in order; empty when src == dst.
   virtual LinkPath route(NodeId src, NodeId dst) const = 0;
+  // The default routes to dst from every vertex as one next link per vertex (-1 at dst and
+  // where no route starts): the forwarding table switches hold for dst. Throws optiq::Error
+  // when two routes to dst leave one vertex by different links (the routing is not
+  // destination-based). The generic version asks route() from every vertex that is not a switch.
+  virtual std::vector<LinkId> next_links(NodeId dst) const;
 };
 
 // Order in which BG/Q routes the dimensions of a partition of this shape: longest first, with

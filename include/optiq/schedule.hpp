@@ -54,12 +54,15 @@ struct Flow {
 };
 
 // Where a path must be copied so that every stretch between copies is the network's own
-// default route: indices into path_nodes(src, path), excluding the two ends. Only the node
-// sequence is compared (software cannot pick between two ports to the same neighbour).
-// Copies go only to occupied nodes; when the path turns at an empty node, *off_plan is set
-// and the remaining stretch goes straight to the destination on the default route.
-std::vector<std::size_t> forwarding_points(const Network& topo, const RoutingModel& routing, NodeId src,
-                                           const LinkPath& path, const Placement& placement, bool* off_plan);
+// default route: indices into path_nodes(src, path), excluding the two ends, at the junctions
+// of its fewest legs (include/optiq/legs.hpp). Only the node sequence is compared (software
+// cannot pick between two links to the same neighbour). Copies go only to occupied nodes; when
+// no chain of legs joined at occupied nodes reaches the end, *off_plan is set, the points
+// cover the longest such chain from the start, and the rest goes straight to the destination
+// on the default route.
+class Legs;
+std::vector<std::size_t> forwarding_points(const Legs& legs, NodeId src, const LinkPath& path,
+                                           const Placement& placement, bool* off_plan);
 
 // Flows for every job. `plan` must have one JobPlan per job, in the same order, with node
 // endpoints placement.node_of(src/dst). Jobs missing from the plan (planned[i] == false) go

@@ -5,6 +5,8 @@
 
 #include "bindings.hpp"
 #include "optiq/cheapest.hpp"
+#include "optiq/legs.hpp"
+#include "optiq/routing.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/pattern.hpp"
 
@@ -42,17 +44,24 @@ void bind_pattern(nb::module_& m) {
   m.def("parse_requests", &parse_requests, "text"_a, "num_nodes"_a, "origin"_a = "requests");
   m.def("read_requests", &read_requests, "path"_a, "num_nodes"_a);
 
-  m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,
-        "Yen's k shortest simple paths (lists of link ids) within a hop bound (-1: the diameter).");
+  m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "routing"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,
+        "Yen's k shortest realizable paths (lists of link ids) within a hop bound (-1: the default bound).");
+  nb::class_<Legs>(m, "Legs",
+                   "The default-route legs realizable paths chain, for one network and routing (built once: "
+                   "on a network with switches it holds a next-link table per endpoint).")
+      .def(nb::init<const Network&, const RoutingModel&>(), "network"_a, "routing"_a, nb::keep_alive<1, 2>(),
+           nb::keep_alive<1, 3>())
+      .def_prop_ro("direct", &Legs::direct, "True when every link is a leg: realizable paths are simple paths.");
+  m.def("default_hop_bound", &default_hop_bound, "legs"_a);
   m.def(
       "cheapest_paths",
-      [](const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+      [](const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
          const std::vector<double>& node_weight, int hop_bound) {
-        CheapestPaths r = cheapest_paths(topo, jobs, link_weight, node_weight, hop_bound);
+        CheapestPaths r = cheapest_paths(legs, jobs, link_weight, node_weight, hop_bound);
         return std::make_pair(std::move(r.cost), std::move(r.paths));
       },
-      "topology"_a, "jobs"_a, "link_weight"_a, "node_weight"_a = std::vector<double>{}, "hop_bound"_a = -1,
-      "Per job, the path minimising link weights (+ weights of nodes passed through), fewest hops among "
+      "legs"_a, "jobs"_a, "link_weight"_a, "node_weight"_a = std::vector<double>{}, "hop_bound"_a = -1,
+      "Per job, the realizable path minimising link weights (+ weights of nodes passed through), fewest hops among "
       "ties; returns (costs, paths). hop_bound -1: unbounded.");
   nb::class_<CandidateSet>(m, "CandidateSet", "Candidate paths for every job of a pattern.")
       .def_ro("k", &CandidateSet::k)
@@ -63,7 +72,7 @@ void bind_pattern(nb::module_& m) {
         if (job >= c.per_job.size()) throw nb::index_error();
         return c.per_job[job];
       }, "job"_a);
-  m.def("generate_candidates", &generate_candidates, "topology"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1,
+  m.def("generate_candidates", &generate_candidates, "topology"_a, "routing"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1,
         "progress"_a = nb::none(), "Candidate paths for all jobs; progress(stage, done, total) is called now and then.");
 }
 

@@ -145,7 +145,7 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
         extra_seconds = 0.0
         if uses_candidates:
             if candidates is None:
-                candidates = _core.generate_candidates(workload.network, workload.jobs, options.k,
+                candidates = _core.generate_candidates(workload.network, workload.routing, workload.jobs, options.k,
                                                        options.hop_bound, progress)
             extra_seconds = candidates.seconds
         start = time.perf_counter()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from . import _core
 from .argtypes import SEED_MAX, bandwidth, integer, size_spec
@@ -19,6 +19,14 @@ class Workload:
     routing: _core.RoutingModel
     jobs: list
     description: str  # the pattern name or the request file
+    _legs: _core.Legs | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def legs(self) -> _core.Legs:
+        """The default-route legs realizable paths chain (built on first use, then kept)."""
+        if self._legs is None:
+            self._legs = _core.Legs(self.network, self.routing)
+        return self._legs
 
 
 def add_network_arguments(parser: argparse.ArgumentParser) -> None:

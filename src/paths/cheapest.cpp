@@ -6,7 +6,9 @@
 #include <limits>
 #include <map>
 
+#include "chains.hpp"
 #include "optiq/error.hpp"
+#include "optiq/legs.hpp"
 #include "optiq/graph/dijkstra.hpp"
 #include "optiq/graph/parallel.hpp"
 
@@ -24,8 +26,8 @@ struct Cost {  // compared by weight, then hops
 
 class SourceSearch {
  public:
-  SourceSearch(const graph::Csr& g, const std::vector<double>& lw, const std::vector<double>& nw)
-      : g_(g), lw_(lw), nw_(nw), search_(g.vertices()), wanted_(g.vertices(), 0) {}
+  SourceSearch(const Network& net, const std::vector<double>& lw, const std::vector<double>& nw)
+      : net_(net), g_(net.graph()), lw_(lw), nw_(nw), search_(g_.vertices()), wanted_(g_.vertices(), 0) {}
 
   // Fills cost/path for the targets of one source.
   void run(NodeId src, const std::vector<NodeId>& targets, int hop_bound, std::vector<double>& cost,
@@ -35,6 +37,8 @@ class SourceSearch {
   }
 
  private:
+  // Only endpoints forward: an I/O vertex may end a path but not lie inside one.
+  bool may_leave(NodeId src, NodeId v) const { return v == src || net_.kind(v) == VertexKind::Endpoint; }
   double leave_cost(NodeId src, NodeId v, LinkId l) const {
     return lw_[l] + (nw_.empty() || v == src ? 0.0 : nw_[v]);
   }
@@ -47,6 +51,7 @@ class SourceSearch {
     search_.seed(src, Cost{0.0, 0});
     for (NodeId v; remaining > 0 && (v = search_.settle_next()) >= 0;) {
       if (wanted_[v]) --remaining;
+      if (!may_leave(src, v)) continue;
       const Cost c = search_.key(v);
       for (int i = g_.out_begin(v); i < g_.out_end(v); ++i) {
         const LinkId l = g_.arc_at(i);
@@ -74,7 +79,7 @@ class SourceSearch {
       const double* prev = &layer_w_[static_cast<std::size_t>(h - 1) * n];
       LinkId* via = &layer_via_[static_cast<std::size_t>(h) * n];
       for (NodeId v = 0; v < n; ++v) {
-        if (prev[v] == kInf) continue;
+        if (prev[v] == kInf || !may_leave(src, v)) continue;
         for (int i = g_.out_begin(v); i < g_.out_end(v); ++i) {
           const LinkId l = g_.arc_at(i);
           const NodeId w = g_.head_at(i);
@@ -104,6 +109,7 @@ class SourceSearch {
     }
   }
 
+  const Network& net_;
   const graph::Csr& g_;
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
@@ -115,8 +121,9 @@ class SourceSearch {
 
 }  // namespace
 
-CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
+CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
                              const std::vector<double>& node_weight, int hop_bound) {
+  const Network& topo = legs.network();
   if (static_cast<int>(link_weight.size()) != topo.num_links())
     throw Error("link weights: expected " + std::to_string(topo.num_links()) + " entries, got " +
                 std::to_string(link_weight.size()));
@@ -133,12 +140,12 @@ CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, 
       throw Error("job " + std::to_string(i) + ": node outside the topology");
     by_source[jobs[i].src].push_back(i);
   }
+  if (!legs.direct()) return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
 
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
-  const graph::Csr& g = topo.graph();
   struct Local {
     SourceSearch search;
     std::vector<double> cost;
@@ -146,7 +153,7 @@ CheapestPaths cheapest_paths(const Network& topo, const std::vector<Job>& jobs, 
     std::vector<NodeId> targets;
   };
   graph::parallel_for(
-      groups.size(), 8, [&](bool) { return Local{SourceSearch(g, link_weight, node_weight), {}, {}, {}}; },
+      groups.size(), 8, [&](bool) { return Local{SourceSearch(topo, link_weight, node_weight), {}, {}, {}}; },
       [&](Local& my, std::size_t gi) {
         const auto& [src, members] = groups[gi];
         my.targets.clear();

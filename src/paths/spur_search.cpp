@@ -15,6 +15,8 @@ SpurSearch::SpurSearch(const Network& net)
       closed_(net.num_vertices(), 0),
       dead_(net.num_vertices(), 0),
       g_(net.num_vertices(), 0) {
+  for (NodeId v = 0; v < net.num_vertices(); ++v)
+    if (net.kind(v) != VertexKind::Endpoint) has_non_endpoints_ = true;
   if (!torus_) return;  // no distance hint: the search is breadth-first
   const int n = torus_->dims();
   for (int d = 0; d < n; ++d)
@@ -48,7 +50,7 @@ bool SpurSearch::descend(NodeId from, NodeId x, NodeId to, LinkPath& out) {
   for (int i = g.out_begin(x); i < g.out_end(x); ++i) {  // links of x in ascending id order
     const LinkId l = g.arc_at(i);
     const NodeId y = g.head_at(i);
-    if (dead_[y] == epoch_ || banned_[y] == epoch_ || h(y, to) != here - 1) continue;
+    if (dead_[y] == epoch_ || banned_[y] == epoch_ || h(y, to) != here - 1 || !may_pass(y, to)) continue;
     if (x == from && first_link_banned(l)) continue;
     out.push_back(l);
     if (descend(from, y, to, out)) return true;
@@ -101,7 +103,7 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
       const int ng = g_[v] + 1;
       for (int i = back_.out_begin(v); i < back_.out_end(v); ++i) {  // links w -> v
         const NodeId w = back_.head_at(i);
-        if (banned_[w] == epoch_ || closed_[w] == epoch_) continue;
+        if (banned_[w] == epoch_ || closed_[w] == epoch_ || !may_pass(w, from)) continue;
         if (w == from && first_link_banned(back_.arc_at(i))) continue;
         if (seen_[w] == epoch_ && g_[w] <= ng) continue;
         g_[w] = ng;
@@ -125,7 +127,7 @@ bool SpurSearch::astar(NodeId from, NodeId to, int budget, LinkPath& out) {
     for (int i = g.out_begin(x); i < g.out_end(x); ++i) {
       const LinkId l = g.arc_at(i);
       const NodeId y = g.head_at(i);
-      if (banned_[y] == epoch_ || (x == from && first_link_banned(l))) continue;
+      if (banned_[y] == epoch_ || (x == from && first_link_banned(l)) || !may_pass(y, to)) continue;
       if (closed_at(y, r - 1)) {
         chosen = l;
         break;

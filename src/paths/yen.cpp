@@ -4,12 +4,15 @@
 #include <atomic>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "optiq/error.hpp"
 #include "optiq/graph/parallel.hpp"
+#include "optiq/legs.hpp"
 #include "optiq/paths.hpp"
+#include "chains.hpp"
 #include "spur_search.hpp"
 
 namespace optiq {
@@ -87,19 +90,29 @@ std::vector<NodeId> path_nodes(const Network& topo, NodeId src, const LinkPath& 
   return nodes;
 }
 
-std::vector<LinkPath> k_shortest_paths(const Network& topo, NodeId src, NodeId dst, int k, int hop_bound) {
-  check_request(topo, src, dst, k);
-  detail::SpurSearch search(topo);
-  return yen(topo, search, src, dst, k, hop_bound < 0 ? topo.diameter() : hop_bound);
+int default_hop_bound(const Legs& legs) {
+  const int d = legs.network().diameter();
+  return legs.direct() ? d : 2 * d;
 }
 
-CandidateSet generate_candidates(const Network& topo, const std::vector<Job>& jobs, int k, int hop_bound,
-                                 const Progress& progress) {
+std::vector<LinkPath> k_shortest_paths(const Network& topo, const RoutingModel& routing, NodeId src, NodeId dst,
+                                       int k, int hop_bound) {
+  check_request(topo, src, dst, k);
+  const Legs legs(topo, routing);
+  const int bound = hop_bound < 0 ? default_hop_bound(legs) : hop_bound;
+  if (!legs.direct()) return detail::k_shortest_chains(legs, src, dst, k, bound);
+  detail::SpurSearch search(topo);
+  return yen(topo, search, src, dst, k, bound);
+}
+
+CandidateSet generate_candidates(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, int k,
+                                 int hop_bound, const Progress& progress) {
   const auto start = std::chrono::steady_clock::now();
   for (const Job& j : jobs) check_request(topo, j.src, j.dst, k);
+  const Legs legs(topo, routing);
   CandidateSet set;
   set.k = k;
-  set.hop_bound = hop_bound < 0 ? topo.diameter() : hop_bound;
+  set.hop_bound = hop_bound < 0 ? default_hop_bound(legs) : hop_bound;
 
   // One search per distinct (src, dst); jobs repeating a pair share its result.
   std::map<std::pair<NodeId, NodeId>, std::size_t> pair_index;
@@ -116,13 +129,17 @@ CandidateSet generate_candidates(const Network& topo, const std::vector<Job>& jo
   std::atomic<std::size_t> finished{0};
   const std::size_t step = std::max<std::size_t>(1, pairs.size() / 100);
   struct Local {
-    detail::SpurSearch search;
+    std::optional<detail::SpurSearch> search;  // on the link graph when every link is a leg
     bool reports;  // only the calling thread may call `progress`
   };
   graph::parallel_for(
-      pairs.size(), 64, [&](bool caller) { return Local{detail::SpurSearch(topo), caller}; },
+      pairs.size(), legs.direct() ? 64 : 4,
+      [&](bool caller) {
+        return Local{legs.direct() ? std::optional<detail::SpurSearch>(std::in_place, topo) : std::nullopt, caller};
+      },
       [&](Local& my, std::size_t i) {
-        results[i] = yen(topo, my.search, pairs[i].first, pairs[i].second, k, set.hop_bound);
+        results[i] = my.search ? yen(topo, *my.search, pairs[i].first, pairs[i].second, k, set.hop_bound)
+                               : detail::k_shortest_chains(legs, pairs[i].first, pairs[i].second, k, set.hop_bound);
         const std::size_t done = finished.fetch_add(1) + 1;
         if (my.reports && progress && done % step == 0) progress("paths", done, pairs.size());
       });

@@ -55,9 +55,9 @@ PathShare read_path(const json::Value& v, const Network& topo, const Job& job, i
   if (nodes.empty() || hops.size() + 1 != nodes.size())
     throw Error(where + ": a path needs one more node than " + hop_key + " (" + std::to_string(nodes.size()) +
                 " nodes, " + std::to_string(hops.size()) + " " + hop_key + ")");
-  if (hops.size() >= static_cast<std::size_t>(topo.num_vertices()))  // before reading what validation refuses
-    throw Error(where + ": " + std::to_string(hops.size()) + " hops cannot be a simple path in " +
-                std::to_string(topo.num_vertices()) + " nodes");
+  if (hops.size() > static_cast<std::size_t>(topo.num_links()))  // before reading what validation refuses
+    throw Error(where + ": " + std::to_string(hops.size()) + " hops, more than the network's " +
+                std::to_string(topo.num_links()) + " links");
   NodeId at = node_value(nodes[0], topo, where + ".nodes[0]");
   if (at != job.src) throw Error(where + ": path starts at node " + std::to_string(at) + ", not at the job's source");
   for (std::size_t i = 0; i < hops.size(); ++i) {

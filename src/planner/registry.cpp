@@ -29,7 +29,7 @@ Plan make_plan(const std::string& name, const Network& topo, const RoutingModel&
   }
   CandidateSet generated;
   if (!candidates) {
-    generated = generate_candidates(topo, jobs, options.k, options.hop_bound, options.progress);
+    generated = generate_candidates(topo, routing, jobs, options.k, options.hop_bound, options.progress);
     candidates = &generated;
   }
   if (name == "heu1") return plan_heu1(topo, routing, jobs, *candidates, options.maxload);

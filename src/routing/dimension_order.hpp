@@ -23,6 +23,7 @@ class DimensionOrderRouting final : public RoutingModel {
       : name_(std::move(name)), net_(net), topo_(torus_of(net, name_.c_str())), order_(std::move(order)), rule_(rule) {}
 
   std::string name() const override { return name_; }
+  const Network& network() const override { return net_; }
 
   LinkPath route(NodeId src, NodeId dst) const override {
     if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the topology");

@@ -14,30 +14,56 @@ class ShortestRouting final : public RoutingModel {
   explicit ShortestRouting(const Network& net) : net_(net), back_(net.graph().reversed()) {}
   std::string name() const override { return "shortest"; }
 
+  const Network& network() const override { return net_; }
+
   LinkPath route(NodeId src, NodeId dst) const override {
     if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the network");
     if (src == dst) return {};
-    // Hops to dst from every vertex, by breadth-first search along reversed links.
-    std::vector<int> dist(net_.num_vertices(), -1);
-    std::vector<NodeId> open{dst};
-    dist[dst] = 0;
-    for (std::size_t i = 0; i < open.size() && dist[src] < 0; ++i)
-      for (int k = back_.out_begin(open[i]); k < back_.out_end(open[i]); ++k)
-        if (dist[back_.head_at(k)] < 0) dist[back_.head_at(k)] = dist[open[i]] + 1, open.push_back(back_.head_at(k));
+    const graph::Csr& g = net_.graph();
+    // Neighbours are one hop apart: the lowest-id link between them, without a search.
+    for (int k = g.out_begin(src); k < g.out_end(src); ++k)
+      if (g.head_at(k) == dst) return {g.arc_at(k)};
+    const std::vector<int> dist = hops_to(dst, src);
     if (dist[src] < 0)
       throw Error("no route from vertex " + std::to_string(src) + " to vertex " + std::to_string(dst));
-    const graph::Csr& g = net_.graph();
     LinkPath path;
     for (NodeId v = src; v != dst;) {
-      int k = g.out_begin(v);  // links in ascending id: the first one a hop closer wins
-      while (dist[g.head_at(k)] != dist[v] - 1) ++k;
+      const int k = closer(g, dist, v);
       path.push_back(g.arc_at(k));
       v = g.head_at(k);
     }
     return path;
   }
 
+  std::vector<LinkId> next_links(NodeId dst) const override {
+    if (!net_.contains(dst)) throw Error("route endpoint outside the network");
+    const std::vector<int> dist = hops_to(dst, -1);
+    const graph::Csr& g = net_.graph();
+    std::vector<LinkId> next(net_.num_vertices(), -1);
+    for (NodeId v = 0; v < net_.num_vertices(); ++v)
+      if (v != dst && dist[v] > 0) next[v] = g.arc_at(closer(g, dist, v));
+    return next;
+  }
+
  private:
+  // Hops to dst from every vertex, by breadth-first search along reversed links, stopping once
+  // `until` is reached (-1: never).
+  std::vector<int> hops_to(NodeId dst, NodeId until) const {
+    std::vector<int> dist(net_.num_vertices(), -1);
+    std::vector<NodeId> open{dst};
+    dist[dst] = 0;
+    for (std::size_t i = 0; i < open.size() && (until < 0 || dist[until] < 0); ++i)
+      for (int k = back_.out_begin(open[i]); k < back_.out_end(open[i]); ++k)
+        if (dist[back_.head_at(k)] < 0) dist[back_.head_at(k)] = dist[open[i]] + 1, open.push_back(back_.head_at(k));
+    return dist;
+  }
+  // The first link out of v (links in ascending id) that is a hop closer: the tie rule.
+  static int closer(const graph::Csr& g, const std::vector<int>& dist, NodeId v) {
+    int k = g.out_begin(v);
+    while (dist[g.head_at(k)] != dist[v] - 1) ++k;
+    return k;
+  }
+
   const Network& net_;
   graph::Csr back_;
 };
@@ -59,6 +85,19 @@ class TableRouting final : public RoutingModel {
       }
   }
   std::string name() const override { return "table"; }
+  const Network& network() const override { return net_; }
+
+  std::vector<LinkId> next_links(NodeId dst) const override {
+    if (!net_.contains(dst)) throw Error("route endpoint outside the network");
+    std::vector<LinkId> next(net_.num_vertices(), -1);
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
+      if (v == dst) continue;
+      const auto& row = next_[v];
+      const auto it = std::lower_bound(row.begin(), row.end(), std::make_pair(dst, LinkId{-1}));
+      if (it != row.end() && it->first == dst) next[v] = it->second;
+    }
+    return next;
+  }
 
   LinkPath route(NodeId src, NodeId dst) const override {
     if (!net_.contains(src) || !net_.contains(dst)) throw Error("route endpoint outside the network");

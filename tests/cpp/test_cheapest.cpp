@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "optiq/legs.hpp"
+#include "optiq/routing.hpp"
 #include "optiq/cheapest.hpp"
 #include "optiq/error.hpp"
 #include "optiq/rng.hpp"
@@ -41,7 +43,7 @@ TEST(CheapestPaths, MatchBruteForceWithRandomWeights) {
         for (NodeId d = 0; d < t.num_vertices(); ++d) jobs.push_back({s, d, 1});
       for (int bound : {-1, t.diameter(), t.diameter() + 2}) {
         if (bound < 0 && t.num_vertices() > 9) continue;  // all simple paths of a larger graph: too many
-        const CheapestPaths got = cheapest_paths(t, jobs, lw, nw, bound);
+        const CheapestPaths got = cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), jobs, lw, nw, bound);
         for (std::size_t i = 0; i < jobs.size(); ++i) {
           const auto all = oracle::all_simple_paths(t, jobs[i].src, jobs[i].dst, bound < 0 ? t.num_vertices() : bound);
           double best = INFINITY;
@@ -68,19 +70,19 @@ TEST(CheapestPaths, MatchBruteForceWithRandomWeights) {
 TEST(CheapestPaths, UnreachableWithinBoundIsInfinite) {
   const Network t = parse_network("torus:6");
   const std::vector<double> lw(t.num_links(), 1.0);
-  const CheapestPaths got = cheapest_paths(t, {{0, 3, 1}}, lw, {}, 2);
+  const CheapestPaths got = cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), {{0, 3, 1}}, lw, {}, 2);
   EXPECT_TRUE(std::isinf(got.cost[0]));
   EXPECT_TRUE(got.paths[0].empty());
 }
 
 TEST(CheapestPaths, RejectsBadWeights) {
   const Network t = parse_network("torus:4");
-  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, std::vector<double>(3, 1.0)), Error);
+  EXPECT_THROW(cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), {{0, 1, 1}}, std::vector<double>(3, 1.0)), Error);
   std::vector<double> lw(t.num_links(), 1.0);
   lw[0] = -1;
-  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
+  EXPECT_THROW(cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), {{0, 1, 1}}, lw), Error);
   lw[0] = NAN;
-  EXPECT_THROW(cheapest_paths(t, {{0, 1, 1}}, lw), Error);
+  EXPECT_THROW(cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), {{0, 1, 1}}, lw), Error);
 }
 
 TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
@@ -93,7 +95,7 @@ TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
     for (int trial = 0; trial < 8; ++trial) {
       std::vector<double> lw(t.num_links());
       for (double& w : lw) w = rng.below(3) == 0 ? 1.0 + static_cast<double>(rng.below(9)) : 1e-3 * rng.unit();
-      const CheapestPaths exact = cheapest_paths(t, jobs, lw);
+      const CheapestPaths exact = cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), jobs, lw);
       for (double threshold : {0.0, 1e-3, 0.5, 5.0}) {
         const auto lower = cheapest_cost_lower_bounds(t, jobs, lw, threshold, t.num_vertices());
         ASSERT_EQ(lower.size(), jobs.size());
@@ -125,7 +127,7 @@ TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
         units[l] = static_cast<int>(rng.below(4)) < zeros ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
         lw[l] = units[l] * unit;
       }
-      const CheapestPaths exact = cheapest_paths(t, jobs, lw);
+      const CheapestPaths exact = cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), jobs, lw);
       for (int components : {1, 4, t.num_vertices()}) {
         const CheapestPaths got = cheapest_paths_units(t, jobs, units, unit, components);
         for (std::size_t j = 0; j < jobs.size(); ++j) {

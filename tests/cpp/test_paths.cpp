@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "optiq/legs.hpp"
+#include "optiq/routing.hpp"
 #include "optiq/error.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/rng.hpp"
@@ -14,7 +16,7 @@ namespace {
 // A returned path set is correct when its paths are distinct, simple, valid and within the
 // bound, and their hop counts are exactly the k smallest of all simple paths (the brute force).
 void expect_k_shortest(const Network& t, NodeId s, NodeId d, int k, int bound) {
-  const auto got = k_shortest_paths(t, s, d, k, bound);
+  const auto got = k_shortest_paths(t, *make_routing(t.default_routing(), t), s, d, k, bound);
   const auto all = oracle::all_simple_paths(t, s, d, bound);
   const std::size_t want = std::min<std::size_t>(k, all.size());
   ASSERT_EQ(got.size(), want) << t.spec() << " " << s << "->" << d << " k=" << k << " bound=" << bound;
@@ -62,22 +64,22 @@ TEST(Yen, RandomPairsOnLargerTopologiesAgainstBruteForce) {
 
 TEST(Yen, HopBoundTooSmallGivesNoPath) {
   const Network t = parse_network("torus:4x4");
-  EXPECT_TRUE(k_shortest_paths(t, 0, 10, 5, 3).empty());
-  EXPECT_EQ(k_shortest_paths(t, 0, 10, 5, 4).front().size(), 4u);
+  EXPECT_TRUE(k_shortest_paths(t, *make_routing(t.default_routing(), t), 0, 10, 5, 3).empty());
+  EXPECT_EQ(k_shortest_paths(t, *make_routing(t.default_routing(), t), 0, 10, 5, 4).front().size(), 4u);
 }
 
 TEST(Yen, SelfPairHasOneEmptyPath) {
   const Network t = parse_network("torus:4x4");
-  const auto p = k_shortest_paths(t, 5, 5, 10);
+  const auto p = k_shortest_paths(t, *make_routing(t.default_routing(), t), 5, 5, 10);
   ASSERT_EQ(p.size(), 1u);
   EXPECT_TRUE(p[0].empty());
 }
 
 TEST(Yen, BadArguments) {
   const Network t = parse_network("torus:4x4");
-  EXPECT_THROW(k_shortest_paths(t, 0, 16, 5), Error);
-  EXPECT_THROW(k_shortest_paths(t, -1, 3, 5), Error);
-  EXPECT_THROW(k_shortest_paths(t, 0, 3, 0), Error);
+  EXPECT_THROW(k_shortest_paths(t, *make_routing(t.default_routing(), t), 0, 16, 5), Error);
+  EXPECT_THROW(k_shortest_paths(t, *make_routing(t.default_routing(), t), -1, 3, 5), Error);
+  EXPECT_THROW(k_shortest_paths(t, *make_routing(t.default_routing(), t), 0, 3, 0), Error);
 }
 
 TEST(Candidates, SharedAndThreadedGenerationEqualsPerPairSearch) {
@@ -88,7 +90,7 @@ TEST(Candidates, SharedAndThreadedGenerationEqualsPerPairSearch) {
     jobs.push_back({static_cast<NodeId>(rng.below(64)), static_cast<NodeId>(rng.below(512)), 1});
   jobs.push_back(jobs[3]);
   std::size_t reports = 0;
-  const CandidateSet set = generate_candidates(t, jobs, 20, -1, [&](const std::string&, std::size_t done,
+  const CandidateSet set = generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 20, -1, [&](const std::string&, std::size_t done,
                                                                     std::size_t total) {
     EXPECT_LE(done, total);
     ++reports;
@@ -97,16 +99,16 @@ TEST(Candidates, SharedAndThreadedGenerationEqualsPerPairSearch) {
   ASSERT_EQ(set.per_job.size(), jobs.size());
   EXPECT_EQ(set.hop_bound, t.diameter());
   for (std::size_t i = 0; i < jobs.size(); i += 7)
-    EXPECT_EQ(set.per_job[i], k_shortest_paths(t, jobs[i].src, jobs[i].dst, 20)) << i;
+    EXPECT_EQ(set.per_job[i], k_shortest_paths(t, *make_routing(t.default_routing(), t), jobs[i].src, jobs[i].dst, 20)) << i;
   EXPECT_EQ(set.per_job.back(), set.per_job[3]);
-  EXPECT_EQ(generate_candidates(t, jobs, 20).per_job, set.per_job);
+  EXPECT_EQ(generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 20).per_job, set.per_job);
 }
 
 TEST(Candidates, SpreadOverTheSourcesLinks) {
   // On Mira 1024 a 6-hop pair has hundreds of shortest paths; the first 50 should leave the
   // source through several ports, not all through the lexicographically smallest one.
   const Network t = parse_network("mira:1024");
-  const auto paths = k_shortest_paths(t, 0, 512 + 7, 50);
+  const auto paths = k_shortest_paths(t, *make_routing(t.default_routing(), t), 0, 512 + 7, 50);
   std::set<LinkId> first_links;
   for (const auto& p : paths) first_links.insert(p.front());
   EXPECT_GE(first_links.size(), 4u);

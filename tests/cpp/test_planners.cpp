@@ -2,6 +2,8 @@
 
 #include <map>
 
+#include "optiq/legs.hpp"
+#include "optiq/routing.hpp"
 #include "optiq/error.hpp"
 #include "optiq/metrics.hpp"
 #include "optiq/plan_io.hpp"
@@ -63,7 +65,7 @@ TEST(Heu1, SplitsBytesEquallyAndRespectsMaxloadWhenItCan) {
   PatternOptions po;
   po.num_nodes = t.num_vertices();
   const auto jobs = assign_sizes(named_pattern("disjoint", po), "1000003", 0);
-  const CandidateSet cs = generate_candidates(t, jobs, 50);
+  const CandidateSet cs = generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 50);
   const Plan p = plan_heu1(t, *routing, jobs, cs, 8);
   validate_plan(p, t);
   for (const JobPlan& jp : p.jobs) {
@@ -80,10 +82,10 @@ TEST(Heu1, RaisesTheLimitInsteadOfStarvingAJob) {
   const Network t = parse_network("mesh:2");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> jobs(8, Job{0, 1, 100});
-  const Plan p = plan_heu1(t, *routing, jobs, generate_candidates(t, jobs, 5), 1);
+  const Plan p = plan_heu1(t, *routing, jobs, generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 5), 1);
   validate_plan(p, t);
   for (const JobPlan& jp : p.jobs) EXPECT_EQ(jp.paths.size(), 1u);
-  EXPECT_THROW(plan_heu1(t, *routing, jobs, generate_candidates(t, jobs, 5), 0), Error);
+  EXPECT_THROW(plan_heu1(t, *routing, jobs, generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 5), 0), Error);
 }
 
 TEST(Planners, JobWithoutCandidatesFailsInsteadOfLooping) {
@@ -107,11 +109,11 @@ TEST(Heu2, ChunkStaysConstantAndOnlyTheLastPieceIsSmaller) {
   const auto routing = make_routing("dor", t);
   // Job 0 ends with a short remainder first; job 1 must still move in full chunks afterwards.
   const std::vector<Job> jobs = {{0, 4, 1000 * 3 + 1}, {1, 5, 1000 * 3}};
-  const Plan p = plan_heu2(t, *routing, jobs, generate_candidates(t, jobs, 4), 1000);
+  const Plan p = plan_heu2(t, *routing, jobs, generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 4), 1000);
   validate_plan(p, t);
   for (const JobPlan& jp : p.jobs)
     for (const PathShare& s : jp.paths) EXPECT_TRUE(s.bytes % 1000 == 0 || s.bytes % 1000 == 1) << s.bytes;
-  EXPECT_THROW(plan_heu2(t, *routing, jobs, generate_candidates(t, jobs, 4), 0), Error);
+  EXPECT_THROW(plan_heu2(t, *routing, jobs, generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 4), 0), Error);
 }
 
 TEST(Heu2, BalancesTwoEqualPathsExactly) {
@@ -119,7 +121,7 @@ TEST(Heu2, BalancesTwoEqualPathsExactly) {
   const Network t = parse_network("torus:4");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> jobs = {{0, 2, 64 * 1024}};
-  const Plan p = plan_heu2(t, *routing, jobs, generate_candidates(t, jobs, 10), 1024);
+  const Plan p = plan_heu2(t, *routing, jobs, generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 10), 1024);
   ASSERT_EQ(p.jobs[0].paths.size(), 2u);
   EXPECT_EQ(p.jobs[0].paths[0].bytes, 32u * 1024);
   EXPECT_EQ(compute_metrics(p, t).link_bytes_max, 32u * 1024);
@@ -143,7 +145,7 @@ TEST(PublishedAnchors, HeuristicsBeatDefaultRoutingOnMira1024) {
     PatternOptions po;
     po.num_nodes = t.num_vertices();
     const auto jobs = assign_sizes(named_pattern(pattern, po), "8MiB", 0);
-    const CandidateSet cs = generate_candidates(t, jobs, 50);
+    const CandidateSet cs = generate_candidates(t, *make_routing(t.default_routing(), t), jobs, 50);
     const Bytes base = compute_metrics(plan_default(t, *routing, jobs), t).link_bytes_max;
     const Plan h1 = plan_heu1(t, *routing, jobs, cs, 16);
     const Plan h2 = plan_heu2(t, *routing, jobs, cs, 64 * 1024);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "optiq/legs.hpp"
 #include "optiq/error.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/planner.hpp"
@@ -29,7 +30,7 @@ LinkPath by_ports(const Network& t, NodeId src, const std::vector<std::string>& 
 std::vector<std::size_t> points(const Network& t, NodeId src, const std::vector<std::string>& ports,
                                 const Placement& pl, bool* off_plan) {
   const auto routing = make_routing("dor", t);
-  return forwarding_points(t, *routing, src, by_ports(t, src, ports), pl, off_plan);
+  return forwarding_points(Legs(t, *routing), src, by_ports(t, src, ports), pl, off_plan);
 }
 
 }  // namespace
@@ -41,7 +42,7 @@ TEST(ForwardingPoints, DefaultRouteIsNeverCopied) {
   for (NodeId a = 0; a < 16; ++a)
     for (NodeId b = 0; b < 16; ++b) {
       bool off = true;
-      EXPECT_TRUE(forwarding_points(t, *routing, a, routing->route(a, b), pl, &off).empty());
+      EXPECT_TRUE(forwarding_points(Legs(t, *routing), a, routing->route(a, b), pl, &off).empty());
       EXPECT_FALSE(off);
     }
 }
@@ -144,7 +145,7 @@ TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
         const NodeId src = map[rng.below(map.size())];
         const LinkPath path = random_simple_path(t, src, 1 + rng.below(t.num_vertices()), rng);
         bool off = false, ref_off = false;
-        EXPECT_EQ(forwarding_points(t, *routing, src, path, pl, &off),
+        EXPECT_EQ(forwarding_points(Legs(t, *routing), src, path, pl, &off),
                   reference_points(t, *routing, src, path, pl, &ref_off))
             << spec << " " << model << " trial " << trial;
         EXPECT_EQ(off, ref_off);
@@ -167,7 +168,7 @@ TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
       at = t.link_dst(snake.back());
     }
   bool off = true;
-  const auto copies = forwarding_points(t, *routing, 0, snake, pl, &off);
+  const auto copies = forwarding_points(Legs(t, *routing), 0, snake, pl, &off);
   EXPECT_FALSE(off);
   EXPECT_GT(copies.size(), 300u);  // at least one per row
   for (std::size_t k = 1; k < copies.size(); ++k) EXPECT_LT(copies[k - 1], copies[k]);

@@ -20,7 +20,7 @@ def test_every_planner_gives_a_valid_plan(spec):
     routing = optiq.make_routing(topo.default_routing, topo)
     for _ in range(8):
         jobs = random_jobs(rng, topo, rng.randint(1, 60))
-        candidates = optiq.generate_candidates(topo, jobs, k=rng.randint(1, 20))
+        candidates = optiq.generate_candidates(topo, routing, jobs, k=rng.randint(1, 20))
         for name in optiq.planner_names():
             plan = optiq.make_plan(name, topo, routing, jobs, candidates=candidates, chunk=rng.randint(1, 99999),
                                    maxload=rng.randint(1, 8))
@@ -93,7 +93,7 @@ def test_network_digest_follows_the_wiring_not_the_capacities():
 
 def test_k_shortest_paths_are_nondecreasing_and_distinct():
     topo = optiq.parse_network("mira:512")
-    paths = optiq.k_shortest_paths(topo, 0, 300, 50)
+    paths = optiq.k_shortest_paths(topo, optiq.make_routing("bgq", topo), 0, 300, 50)
     assert len(paths) == 50
     assert len({tuple(p) for p in paths}) == 50
     hops = [len(p) for p in paths]

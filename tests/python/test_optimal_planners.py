@@ -44,7 +44,7 @@ def test_optimal_reaches_the_arc_lp_optimum(spec, seed):
 def test_opt_is_the_optimum_over_its_candidates(spec, seed):
     w = random_workload(spec, seed)
     k = 4
-    candidates = optiq.generate_candidates(w.network, w.jobs, k)
+    candidates = optiq.generate_candidates(w.network, w.routing, w.jobs, k)
     best = path_optimum(w.network, w.jobs, [candidates.paths(i) for i in range(len(w.jobs))])
     (r,) = run_planners(w, ["opt"], PlannerOptions(k=k, min_path_bytes=1))
     capacity = w.network.link_bandwidth

@@ -136,7 +136,8 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     net = workload.network
     model = _Model(workload, options)
     if candidates is None:
-        candidates = _core.generate_candidates(net, workload.jobs, options.k, options.hop_bound, progress)
+        candidates = _core.generate_candidates(net, workload.routing, workload.jobs, options.k, options.hop_bound,
+                                                 progress)
     lists = [candidates.paths(i) for i in model.active]
     for job, paths in enumerate(lists):
         if not paths:
@@ -199,7 +200,7 @@ def plan_optimal(workload, options: LpOptions, progress=None):
     def price(y, z):
         yw = _weights(net.num_links, y)
         zw = _weights(net.num_vertices, z) if model.master.forward_weight is not None else np.zeros(0)
-        costs, paths = _core.cheapest_paths(net, jobs, yw, zw, options.hop_bound)
+        costs, paths = _core.cheapest_paths(workload.legs, jobs, yw, zw, options.hop_bound)
         return [(c, tuple(p), _relays(net, p), ()) for c, p in zip(costs, paths)]
 
     if options.hop_bound >= 0:

@@ -1,0 +1,75 @@
+// Realizable paths: what software forwarding can make of the network's own routes.
+//
+// optiq cannot steer a packet through a switch; it can only choose where a copy is made. A
+// realizable path is therefore a chain of legs, each leg the default route between two
+// terminals (vertices that are not switches), with a proxy (an endpoint that copies the bytes
+// onward) at each junction; junctions are distinct endpoints other than the path's ends.
+//
+// Two classes of networks, and one search for each (docs/model.md, "Realizable paths"):
+// - direct: no switches, and every link is the default route between its two ends (a torus
+//   and its I/O side, any switchless graph under `shortest`). A chain of one-link legs is any
+//   walk, so the realizable paths are the simple paths whose inner vertices are endpoints, and
+//   the planners search the link graph itself.
+// - overlay: anything else. Planners search the complete graph of legs between terminals,
+//   whose arcs they read from one next-link table per terminal (time and memory: terminals x
+//   vertices), which needs a routing whose choice at a vertex depends on the destination alone.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "optiq/routing.hpp"
+
+namespace optiq {
+
+class Legs {
+ public:
+  // Throws optiq::Error when an overlay network is too large for its tables (kMaxTableEntries)
+  // or its routing is not destination-based.
+  Legs(const Network& net, const RoutingModel& routing);
+
+  const Network& network() const { return net_; }
+  const RoutingModel& routing() const { return routing_; }
+  bool direct() const { return direct_; }
+  // Proxies host ranks: endpoints. I/O vertices and switches never copy bytes onward.
+  bool can_proxy(NodeId v) const { return net_.kind(v) == VertexKind::Endpoint; }
+
+  // --- the overlay (not direct) -----------------------------------------------------------
+  // Terminals in ascending vertex id, and the index of a vertex among them (-1 for a switch).
+  const std::vector<NodeId>& terminals() const { return terminals_; }
+  int terminal_index(NodeId v) const { return terminal_of_[v]; }
+  // The link leaving `at` on the default route to terminal index t (-1 at the terminal itself
+  // or where no route passes), and the route's remaining hops (0 where none).
+  LinkId next(int t, NodeId at) const { return next_[index(t, at)]; }
+  int hops(int t, NodeId at) const { return hops_[index(t, at)]; }
+  // Appends the default route from `from` to terminal `to`.
+  void append_leg(NodeId from, NodeId to, LinkPath& out) const;
+
+  // Largest terminals x vertices product an overlay keeps tables for: 6 bytes an entry, so
+  // about 200 MB (4,096 endpoints with 4,096 switches is 33.5 million).
+  static constexpr long long kMaxTableEntries = 1LL << 25;
+
+ private:
+  std::size_t index(int t, NodeId at) const { return static_cast<std::size_t>(t) * net_.num_vertices() + at; }
+  void build_tables();
+
+  const Network& net_;
+  const RoutingModel& routing_;
+  bool direct_ = false;
+  std::vector<NodeId> terminals_;
+  std::vector<int> terminal_of_;
+  std::vector<LinkId> next_;
+  std::vector<std::uint16_t> hops_;
+};
+
+// The default-route legs a path consists of: indices into path_nodes(src, path) where a copy
+// is made (neither end), as few as possible. `may_copy` says which vertices may make copies.
+// Where every link is a leg only vertex sequences are compared (two links joining the same two
+// vertices, as in BG/Q's rings of two, count as one choice the network makes); elsewhere the
+// links themselves. Returns false when no such chain exists, with *stuck the index of the last
+// junction the longest chain from the start reaches (the junctions then lead up to it).
+bool leg_junctions(const Legs& legs, NodeId src, const LinkPath& path, const std::function<bool(NodeId)>& may_copy,
+                   std::vector<std::size_t>& junctions, std::size_t* stuck = nullptr);
+
+}  // namespace optiq
