@@ -115,12 +115,16 @@ std::vector<LinkPath> k_shortest_chains(const Legs& legs, NodeId src, NodeId dst
   std::vector<NodeId> spur;
   if (!search.find(src, dst, bound, spur)) return {};
   accepted.push_back({spur, chain_hops(legs, spur, spur.size() - 1), 0});
+  // Two chains can make one path, when a route passes an endpoint that another chain forwards
+  // at: Yen runs over chains, and the output keeps each path once.
+  std::vector<LinkPath> out{chain_links(legs, spur)};
+  std::set<LinkPath> seen{out.front()};
   // Candidates in order of links, then earlier deviation (spreads paths over the source's
   // legs, as on the link graph), then arrival.
   std::map<std::tuple<int, std::size_t, std::size_t>, Found> candidates;
   std::set<std::vector<NodeId>> waiting;
   std::size_t arrivals = 0;
-  while (static_cast<int>(accepted.size()) < k) {
+  while (static_cast<int>(out.size()) < k) {
     const Found last = accepted.back();
     for (std::size_t i = last.deviation; i + 1 < last.stops.size(); ++i) {
       const int root = chain_hops(legs, last.stops, i);
@@ -139,11 +143,10 @@ std::vector<LinkPath> k_shortest_chains(const Legs& legs, NodeId src, NodeId dst
     if (candidates.empty()) break;
     auto node = candidates.extract(candidates.begin());
     waiting.erase(node.mapped().stops);
+    LinkPath links = chain_links(legs, node.mapped().stops);
+    if (seen.insert(links).second) out.push_back(std::move(links));
     accepted.push_back(std::move(node.mapped()));
   }
-  std::vector<LinkPath> out;
-  out.reserve(accepted.size());
-  for (const Found& f : accepted) out.push_back(chain_links(legs, f.stops));
   return out;
 }
 

@@ -1,0 +1,182 @@
+// Legs: which networks plan on the link graph, the next-link tables of the others, and the
+// decomposition of a path into default routes that the validator and the runtime share.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "optiq/error.hpp"
+#include "optiq/legs.hpp"
+#include "optiq/network_routing.hpp"
+#include "optiq/paths.hpp"
+#include "optiq/plan.hpp"
+#include "optiq/rng.hpp"
+#include "optiq/routing.hpp"
+
+namespace {
+
+using namespace optiq;
+
+// Endpoints 0..e-1 each on switch i % s; switches in a ring plus `extra` random cables.
+Network switched(int s, int e, int extra, std::uint64_t seed) {
+  Rng rng(seed);
+  Network::Builder b;
+  for (int i = 0; i < e; ++i) b.add_vertex(VertexKind::Endpoint);
+  for (int i = 0; i < s; ++i) b.add_vertex(VertexKind::Switch);
+  auto cable = [&](NodeId x, NodeId y) {
+    const double c = 1e9 * (1 + rng.below(4));
+    b.add_link(x, y, c);
+    b.add_link(y, x, c);
+  };
+  for (int i = 0; i < s; ++i) cable(e + i, e + (i + 1) % s);
+  for (int k = 0; k < extra; ++k) {
+    const int x = static_cast<int>(rng.below(s)), y = static_cast<int>(rng.below(s));
+    if (x != y) cable(e + x, e + y);
+  }
+  for (int i = 0; i < e; ++i) cable(i, e + i % s);
+  return std::move(b).build("test", "shortest");
+}
+
+// A routing that only knows route(): the generic next_links of the base class.
+class RouteOnly final : public RoutingModel {
+ public:
+  explicit RouteOnly(const RoutingModel& inner) : inner_(inner) {}
+  std::string name() const override { return "route-only"; }
+  const Network& network() const override { return inner_.network(); }
+  LinkPath route(NodeId s, NodeId d) const override { return inner_.route(s, d); }
+
+ private:
+  const RoutingModel& inner_;
+};
+
+TEST(Legs, TheNextLinkTablesOfShortestMatchItsRoutes) {
+  for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+    const Network net = switched(5, 9, 4, seed);
+    const auto shortest = make_shortest_routing(net);
+    const RouteOnly generic(*shortest);
+    for (NodeId t : net.endpoints()) ASSERT_EQ(shortest->next_links(t), generic.next_links(t)) << seed << " " << t;
+  }
+}
+
+TEST(Legs, ARoutingThatDependsOnTheSourceIsRefused) {
+  const Network net = switched(4, 6, 2, 3);
+  // Endpoint 0's route to endpoint 1 detours through endpoint 4, which hangs off the same
+  // switch: at that switch the routes to 1 leave by two different links.
+  class Detour final : public RoutingModel {
+   public:
+    Detour(const Network& n) : net_(n), shortest_(make_shortest_routing(n)) {}
+    std::string name() const override { return "detour"; }
+    const Network& network() const override { return net_; }
+    LinkPath route(NodeId s, NodeId d) const override {
+      LinkPath p = shortest_->route(s, d);
+      if (s == 0 && d == 1) {  // 0 -> switch -> 4 -> switch -> ... -> 1
+        LinkPath q = shortest_->route(0, 4);
+        const LinkPath r = shortest_->route(4, 1);
+        q.insert(q.end(), r.begin(), r.end());
+        return q;
+      }
+      return p;
+    }
+    const Network& net_;
+    std::unique_ptr<RoutingModel> shortest_;
+  };
+  const Detour detour(net);
+  try {
+    Legs legs(net, detour);
+    FAIL() << "a source-dependent routing was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not destination-based"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Legs, WhichNetworksPlanOnTheLinkGraph) {
+  const Network torus = parse_network("bgq:2x2x2x2x2");
+  EXPECT_TRUE(Legs(torus, *make_routing("bgq", torus)).direct());
+  EXPECT_TRUE(Legs(torus, *make_routing("shortest", torus)).direct());
+  const Network net = switched(3, 5, 1, 1);
+  EXPECT_FALSE(Legs(net, *make_routing("shortest", net)).direct());
+}
+
+TEST(Legs, AChainOfRoutesSplitsBackAtItsJunctions) {
+  Rng rng(11);
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Network net = switched(6, 10, 5, seed);
+    const auto routing = make_shortest_routing(net);
+    const Legs legs(net, *routing);
+    for (int trial = 0; trial < 40; ++trial) {
+      // src, up to three distinct proxies, dst.
+      std::vector<NodeId> stops;
+      while (stops.size() < 2 + rng.below(4)) {
+        const NodeId v = static_cast<NodeId>(rng.below(10));
+        if (std::find(stops.begin(), stops.end(), v) == stops.end()) stops.push_back(v);
+      }
+      LinkPath path;
+      std::vector<std::size_t> expected;
+      for (std::size_t i = 0; i + 1 < stops.size(); ++i) {
+        if (i > 0) expected.push_back(path.size());
+        legs.append_leg(stops[i], stops[i + 1], path);
+      }
+      std::vector<std::size_t> got;
+      ASSERT_TRUE(leg_junctions(legs, stops.front(), path, [](NodeId) { return true; }, got));
+      // Endpoints are leaves: no route passes one, so the junctions are exactly the proxies.
+      EXPECT_EQ(got, expected) << seed << " " << trial;
+      // Without a rank at the first proxy the chain stops short of it.
+      std::vector<std::size_t> part;
+      std::size_t stuck = 99;
+      if (!expected.empty()) {
+        const NodeId first = stops[1];
+        EXPECT_FALSE(leg_junctions(legs, stops.front(), path, [&](NodeId v) { return v != first; }, part, &stuck));
+        EXPECT_EQ(stuck, 0u);
+      }
+    }
+  }
+}
+
+TEST(Legs, NetworksTooLargeForTheTablesAreRefusedUpFront) {
+  Network::Builder b;
+  const int e = 6000, s = 6000;
+  for (int i = 0; i < e; ++i) b.add_vertex(VertexKind::Endpoint);
+  for (int i = 0; i < s; ++i) b.add_vertex(VertexKind::Switch);
+  for (int i = 0; i < e; ++i) b.add_link(i, e + i, 1e9), b.add_link(e + i, i, 1e9);
+  for (int i = 0; i < s; ++i) b.add_link(e + i, e + (i + 1) % s, 1e9);
+  const Network net = std::move(b).build("big", "shortest");
+  const auto routing = make_shortest_routing(net);
+  try {
+    Legs legs(net, *routing);
+    FAIL() << "no limit";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("6000 endpoints x 12000 vertices exceeds"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Legs, TheValidatorRefusesAWalkNoChainOfRoutesMakes) {
+  const Network net = switched(5, 5, 0, 2);  // a ring of five switches, one endpoint each
+  const auto routing = make_shortest_routing(net);
+  // Endpoint 0 to endpoint 1 the long way round the ring: switch 0 -> 4 -> 3 -> 2 -> 1. No
+  // endpoint on the way forwards, and the route from 0 to 1 is the short way.
+  const NodeId sw = 5;
+  auto link = [&](NodeId a, NodeId b) {
+    for (LinkId l = 0; l < net.num_links(); ++l)
+      if (net.link_src(l) == a && net.link_dst(l) == b) return l;
+    return LinkId{-1};
+  };
+  const LinkPath longway{link(0, sw),          link(sw, sw + 4),     link(sw + 4, sw + 3),
+                         link(sw + 3, sw + 2), link(sw + 2, sw + 1), link(sw + 1, 1)};
+  Plan plan{net.spec(), "shortest", "x", {{{0, 1, 10}, {{longway, 10}}}}};
+  try {
+    validate_plan(plan, net);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("no chain of 'shortest' routes realizes it"), std::string::npos) << e.what();
+  }
+  // Forwarded at endpoint 3 (on switch 3) the same way round is two routes: 0 to 3 is
+  // shorter by switch 4, and 3 to 1 by switch 2.
+  const LinkPath via3{link(0, sw),     link(sw, sw + 4),     link(sw + 4, sw + 3), link(sw + 3, 3),
+                      link(3, sw + 3), link(sw + 3, sw + 2), link(sw + 2, sw + 1), link(sw + 1, 1)};
+  plan.jobs[0].paths[0].links = via3;
+  EXPECT_NO_THROW(validate_plan(plan, net));
+  std::vector<std::size_t> junctions;
+  ASSERT_TRUE(leg_junctions(Legs(net, *routing), 0, via3, [](NodeId) { return true; }, junctions));
+  EXPECT_EQ(junctions, std::vector<std::size_t>{4});
+}
+
+}  // namespace
