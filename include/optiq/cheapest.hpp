@@ -19,12 +19,13 @@ struct CheapestPaths {
 // of link_weight over its links plus node_weight over the endpoints it passes through (neither
 // end; switches carry no weight); among equally cheap paths the one with fewest hops. Weights
 // must be non-negative; link_weight has one entry per link (link id), node_weight one per node
-// or none at all. hop_bound < 0: no bound. Where every link is a leg, jobs sharing a source
+// or none at all. hop_bound < 0: no bound; max_proxies >= 0 bounds the junctions per path (the
+// legs must then be an overlay, see Legs). Where every link is a leg, jobs sharing a source
 // share one search on the link graph; elsewhere jobs sharing a destination share the
 // heuristic of a search over chains (chains.hpp). Searches run in parallel.
 class Legs;
 CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                             const std::vector<double>& node_weight = {}, int hop_bound = -1);
+                             const std::vector<double>& node_weight = {}, int hop_bound = -1, int max_proxies = -1);
 
 // Per job, a lower bound on its cheapest path cost under link_weight, computed fast on a
 // contracted graph: node pairs joined both ways by links cheaper than `threshold` merge, and

@@ -26,8 +26,9 @@ namespace optiq {
 class Legs {
  public:
   // Throws optiq::Error when an overlay network is too large for its tables (kMaxTableEntries)
-  // or its routing is not destination-based.
-  Legs(const Network& net, const RoutingModel& routing);
+  // or its routing is not destination-based. `overlay` searches chains even where every link
+  // is a leg: what a bound on proxies per path needs, since the link graph does not count them.
+  Legs(const Network& net, const RoutingModel& routing, bool overlay = false);
 
   const Network& network() const { return net_; }
   const RoutingModel& routing() const { return routing_; }

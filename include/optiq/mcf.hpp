@@ -24,6 +24,7 @@ struct McfOptions {
   int hop_bound = -1;                 // < 0: no bound
   Bytes min_path_bytes = 64 * 1024;   // smaller shares are merged into the job's largest path
   int max_paths = 0;                  // per job; 0: no limit
+  int max_proxies = -1;               // forwarding endpoints per path; < 0: no limit (see legs.hpp)
   double forward_bandwidth = 0;       // bytes/s a node can relay; 0: unlimited
   Progress progress = nullptr;
 };

@@ -18,6 +18,7 @@ struct PlannerOptions {
   double epsilon = 0.02;       // mcf: target gap to its proven bound
   Bytes min_path_bytes = 64 * 1024;  // mcf: no path carries fewer bytes
   int max_paths = 0;           // mcf: paths per job, 0 = no limit
+  int max_proxies = -1;        // mcf: forwarding endpoints per path, < 0 = no limit
   double forward_bandwidth = 0;  // mcf: bytes/s a node can relay, 0 = unlimited
   Progress progress = nullptr;
 };

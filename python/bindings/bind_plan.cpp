@@ -74,8 +74,9 @@ void bind_plan(nb::module_& m) {
       "plan_mcf",
       [](const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, double epsilon,
          int max_iterations, int hop_bound, Bytes min_path_bytes, int max_paths, double forward_bandwidth,
-         Progress progress) {
+         int max_proxies, Progress progress) {
         McfOptions o;
+        o.max_proxies = max_proxies;
         o.epsilon = epsilon;
         o.max_iterations = max_iterations;
         o.hop_bound = hop_bound;
@@ -86,8 +87,8 @@ void bind_plan(nb::module_& m) {
         return plan_mcf(topo, routing, jobs, o);
       },
       "topology"_a, "routing"_a, "jobs"_a, "epsilon"_a = 0.02, "max_iterations"_a = 300, "hop_bound"_a = -1,
-      "min_path_bytes"_a = 65536, "max_paths"_a = 0, "forward_bandwidth"_a = 0.0, "progress"_a = nb::none(),
-      "Max-concurrent-flow plan with a proven lower bound on the fluid transfer time (no LP solver).");
+      "min_path_bytes"_a = 65536, "max_paths"_a = 0, "forward_bandwidth"_a = 0.0, "max_proxies"_a = -1,
+      "progress"_a = nb::none(), "Max-concurrent-flow plan with a proven lower bound on the fluid transfer time (no LP solver).");
   m.def("split_by_shares", &split_by_shares, "bytes"_a, "shares"_a);
   m.def("merge_small_parts", &merge_small_parts, "parts"_a, "min_bytes"_a);
   m.def("planner_names", &planner_names);

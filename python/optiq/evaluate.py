@@ -20,6 +20,7 @@ class PlannerOptions:
     min_path_bytes: int = 64 * 1024  # opt, optimal, mcf
     max_paths: int | None = None   # opt, optimal, mcf
     forward_bandwidth: float | None = None  # opt, optimal, mcf: bytes/s a node can relay
+    max_proxies: int | None = None  # mcf: forwarding endpoints per path (None: no limit)
 
 
 @dataclass
@@ -75,7 +76,8 @@ def _core_planner(name):
 def _mcf(workload, o, candidates, progress):
     r = _core.plan_mcf(workload.network, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
                        min_path_bytes=o.min_path_bytes, max_paths=o.max_paths or 0,
-                       forward_bandwidth=o.forward_bandwidth or 0.0, progress=progress)
+                       forward_bandwidth=o.forward_bandwidth or 0.0,
+                       max_proxies=-1 if o.max_proxies is None else o.max_proxies, progress=progress)
     return r.plan, {"bound_seconds": r.bound_seconds, "iterations": r.iterations,
                     "constraint_cost": r.plan_seconds / r.flow_seconds - 1 if r.flow_seconds > 0 else 0.0}
 
@@ -124,6 +126,10 @@ def check_options(o: PlannerOptions) -> None:
         raise _core.Error(f"gap must be in [0, 1), got {o.gap}")
     if o.max_paths is not None and o.max_paths < 1:
         raise _core.Error(f"max-paths must be at least 1, got {o.max_paths}")
+    if o.max_proxies is not None and o.max_proxies < 0:
+        raise _core.Error(f"max-proxies must be at least 0, got {o.max_proxies}")
+    if o.max_proxies is not None and o.hop_bound >= 0:
+        raise _core.Error("--max-proxies and --hop-bound cannot be combined; choose one")
     if o.forward_bandwidth is not None and not o.forward_bandwidth > 0:
         raise _core.Error(f"forward bandwidth must be positive, got {o.forward_bandwidth}")
 

@@ -234,6 +234,56 @@ class ChainPricer {
     return cost;
   }
 
+  // Cheapest chain of at most `proxies` + 1 legs, layer by layer: the last layer only needs the
+  // legs into the destination, so one proxy costs two scans of the terminals and each further
+  // one a scan of all terminal pairs.
+  double price_by_legs(NodeId src, int proxies, LinkPath& path) {
+    const auto& terms = legs_.terminals();
+    const std::size_t T = terms.size();
+    const int ts = legs_.terminal_index(src), tt = legs_.terminal_index(dst_);
+    path.clear();
+    if (ts < 0 || tt < 0) return kInf;
+    struct Label {
+      double cost = kInf;
+      int hops = 0;
+      int from = -1;  // terminal index in the previous layer
+    };
+    std::vector<std::vector<Label>> layer(1, std::vector<Label>(T));
+    layer[0][ts] = {0.0, 0, -1};
+    Label best;
+    int best_layer = -1;
+    auto better = [](const Label& a, double c, int h) { return c < a.cost || (c == a.cost && h < a.hops); };
+    for (int k = 0; k <= proxies; ++k) {
+      const bool last = k == proxies;
+      if (!last) layer.emplace_back(T);
+      for (std::size_t u = 0; u < T; ++u) {
+        const Label& lu = layer[k][u];
+        const NodeId at = terms[u];
+        if (lu.cost == kInf || static_cast<int>(u) == tt) continue;
+        const double base = lu.cost + (at == src ? 0.0 : pass(at));
+        auto relax = [&](std::size_t w, Label& into) {
+          if (w == u || legs_.next(static_cast<int>(w), at) < 0) return false;
+          int leg_hops = 0;
+          const double c = base + leg_cost(at, static_cast<int>(w), &leg_hops);
+          if (!better(into, c, lu.hops + leg_hops)) return false;
+          into = {c, lu.hops + leg_hops, static_cast<int>(u)};
+          return true;
+        };
+        Label to_dst = best;
+        if (relax(tt, to_dst)) best = to_dst, best_layer = k + 1;
+        if (last) continue;
+        for (std::size_t w = 0; w < T; ++w)
+          if (static_cast<int>(w) != tt && terms[w] != src && legs_.can_proxy(terms[w])) relax(w, layer[k + 1][w]);
+      }
+    }
+    if (best_layer < 0) return kInf;
+    std::vector<NodeId> stops{dst_};
+    for (int k = best_layer - 1, at = best.from; k >= 0; at = layer[k][at].from, --k) stops.push_back(terms[at]);
+    std::reverse(stops.begin(), stops.end());
+    path = chain_links(legs_, stops);
+    return best.cost;
+  }
+
   // Cheapest chain of at most `bound` links: cost[b][w] over chains of exactly b links.
   double price_bounded(NodeId src, int bound, LinkPath& path) {
     const auto& terms = legs_.terminals();
@@ -306,7 +356,9 @@ class ChainPricer {
 }  // namespace
 
 CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                              const std::vector<double>& node_weight, int hop_bound) {
+                              const std::vector<double>& node_weight, int hop_bound, int max_proxies) {
+  if (hop_bound >= 0 && max_proxies >= 0)
+    throw Error("a hop bound and a bound on proxies per path cannot be combined; choose one");
   std::map<NodeId, std::vector<std::size_t>> by_destination;
   for (std::size_t i = 0; i < jobs.size(); ++i) by_destination[jobs[i].dst].push_back(i);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_destination.begin(), by_destination.end());
@@ -324,8 +376,9 @@ CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, co
             out.cost[j] = 0;
             continue;
           }
-          out.cost[j] = hop_bound < 0 ? pricer.price(jobs[j].src, out.paths[j])
-                                      : pricer.price_bounded(jobs[j].src, hop_bound, out.paths[j]);
+          out.cost[j] = max_proxies >= 0 ? pricer.price_by_legs(jobs[j].src, max_proxies, out.paths[j])
+                        : hop_bound >= 0 ? pricer.price_bounded(jobs[j].src, hop_bound, out.paths[j])
+                                         : pricer.price(jobs[j].src, out.paths[j]);
         }
       });
   return out;

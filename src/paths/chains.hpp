@@ -18,8 +18,9 @@ std::vector<LinkPath> k_shortest_chains(const Legs& legs, NodeId src, NodeId dst
 // cheapest_paths on the overlay: per job, the chain minimising the link weights along its legs
 // plus the node weights of every endpoint it passes or forwards at (neither end). Unbounded: A*
 // whose heuristic is the cheapest unrestricted path in the link graph (one backward search per
-// destination); with a hop bound, dynamic programming over the number of links.
+// destination). With a hop bound, or a bound on proxies (max_proxies >= 0), dynamic programming
+// over the number of links or of legs (not both at once: an optiq::Error).
 CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                              const std::vector<double>& node_weight, int hop_bound);
+                              const std::vector<double>& node_weight, int hop_bound, int max_proxies = -1);
 
 }  // namespace optiq::detail

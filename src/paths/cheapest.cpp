@@ -122,8 +122,10 @@ class SourceSearch {
 }  // namespace
 
 CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                             const std::vector<double>& node_weight, int hop_bound) {
+                             const std::vector<double>& node_weight, int hop_bound, int max_proxies) {
   const Network& topo = legs.network();
+  if (max_proxies >= 0 && legs.direct())
+    throw InternalError("a bound on proxies needs the legs' overlay (Legs(..., overlay = true))");
   if (static_cast<int>(link_weight.size()) != topo.num_links())
     throw Error("link weights: expected " + std::to_string(topo.num_links()) + " entries, got " +
                 std::to_string(link_weight.size()));
@@ -140,7 +142,7 @@ CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, con
       throw Error("job " + std::to_string(i) + ": node outside the topology");
     by_source[jobs[i].src].push_back(i);
   }
-  if (!legs.direct()) return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound);
+  if (!legs.direct()) return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound, max_proxies);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
 
   CheapestPaths out;

@@ -33,8 +33,8 @@ bool links_are_legs(const Network& net, const RoutingModel& routing) {
 
 }  // namespace
 
-Legs::Legs(const Network& net, const RoutingModel& routing) : net_(net), routing_(routing) {
-  direct_ = links_are_legs(net, routing);
+Legs::Legs(const Network& net, const RoutingModel& routing, bool overlay) : net_(net), routing_(routing) {
+  direct_ = !overlay && links_are_legs(net, routing);
   if (!direct_) build_tables();
 }
 

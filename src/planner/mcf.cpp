@@ -138,13 +138,15 @@ McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::
   const bool uniform = topo.num_links() == 0 || *thinnest == *widest;
   const double link_capacity = topo.num_links() ? *widest : 1.0;
   // Chains of legs on a network with switches are priced on the overlay (chains.hpp).
-  const Legs legs(topo, routing);
+  if (o.max_proxies >= 0 && o.hop_bound >= 0)
+    throw Error("a hop bound and a bound on proxies per path cannot be combined; choose one");
+  const Legs legs(topo, routing, /*overlay=*/o.max_proxies >= 0);
   const bool unit_pricing = !loads.forwarding() && o.hop_bound < 0 && uniform && legs.direct();
   std::vector<double> link_w(topo.num_links(), 0.0), node_w(loads.forwarding() ? topo.num_vertices() : 0, 0.0);
   for (LinkId l = 0; l < topo.num_links(); ++l) link_w[l] = 1.0 / topo.capacity(l);
   std::vector<std::uint32_t> units(unit_pricing ? topo.num_links() : 0, 1);
   CheapestPaths priced = unit_pricing ? cheapest_paths_units(topo, active_jobs, units, 1.0 / link_capacity)
-                                      : cheapest_paths(legs, active_jobs, link_w, node_w, o.hop_bound);
+                                      : cheapest_paths(legs, active_jobs, link_w, node_w, o.hop_bound, o.max_proxies);
   std::vector<std::vector<PathFlow>> flows(active.size());
   for (std::size_t a = 0; a < active.size(); ++a) {
     detail::require_candidates(active_jobs[a], active[a], std::isinf(priced.cost[a]) ? 0 : 1,
@@ -246,7 +248,7 @@ McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::
         priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * link_capacity), 1024, &settled);
         cheap = settled * kCheapSearchShare <= by_source.size() * static_cast<std::size_t>(topo.num_vertices());
       } else {
-        priced = cheapest_paths(legs, window_jobs, link_w, node_w, o.hop_bound);
+        priced = cheapest_paths(legs, window_jobs, link_w, node_w, o.hop_bound, o.max_proxies);
       }
       next_price = it + (cheap ? price_every : std::max(price_every, it / 4));
       std::vector<double> lower(active.size(), 0.0);

@@ -23,6 +23,7 @@ Plan make_plan(const std::string& name, const Network& topo, const RoutingModel&
     m.hop_bound = options.hop_bound;
     m.min_path_bytes = options.min_path_bytes;
     m.max_paths = options.max_paths;
+    m.max_proxies = options.max_proxies;
     m.forward_bandwidth = options.forward_bandwidth;
     m.progress = options.progress;
     return plan_mcf(topo, routing, jobs, m).plan;

@@ -118,3 +118,42 @@ def test_a_path_through_switches_off_the_default_routes_is_refused(tmp_path):
                     optiq.validate_plan(plan, net)
                 return
     pytest.fail("every walk was realizable: the graph is too regular to test this")
+
+
+@pytest.mark.parametrize("shape", GRAPHS[:3])
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_mcf_under_a_bound_on_proxies_meets_the_lp_over_those_chains(tmp_path, shape, proxies):
+    w = irregular_workload(tmp_path, shape)
+    limited = [[p for p in all_chains_upto(w, j.src, j.dst, proxies)] for j in w.jobs]
+    best = path_optimum(w.network, w.jobs, limited)
+    (r,) = run_planners(w, ["mcf"], PlannerOptions(min_path_bytes=1, max_proxies=proxies))
+    assert r.bound_seconds <= best * (1 + 1e-9)
+    assert best * (1 - 1e-9) <= fluid_seconds(r.plan, w.network) <= best * 1.02
+    for jp in r.plan.jobs:
+        allowed = {tuple(p) for p in all_chains_upto(w, jp.job.src, jp.job.dst, proxies)}
+        assert all(tuple(s.links) in allowed for s in jp.paths)
+
+
+def test_a_bound_on_proxies_works_on_a_torus_too():
+    net = optiq.parse_network("torus:4x4")
+    rng = random.Random(9)
+    jobs = [optiq.Job(rng.randrange(16), rng.randrange(16), rng.randrange(1_000_000, 9_000_000)) for _ in range(8)]
+    w = Workload(net, optiq.make_routing("dor", net), jobs, "random")
+    (none,) = run_planners(w, ["mcf"], PlannerOptions(min_path_bytes=1, max_proxies=0))
+    (default,) = run_planners(w, ["default"], PlannerOptions())
+    assert fluid_seconds(none.plan, net) == fluid_seconds(default.plan, net)  # no proxy: the default routes
+    (one,) = run_planners(w, ["mcf"], PlannerOptions(min_path_bytes=1, max_proxies=1))
+    best = path_optimum(net, jobs, [all_chains_upto(w, j.src, j.dst, 1) for j in jobs])
+    assert best * (1 - 1e-9) <= fluid_seconds(one.plan, net) <= best * 1.02
+
+
+def all_chains_upto(w, src, dst, proxies):
+    if src == dst:
+        return [()]
+    others = [e for e in w.network.endpoints if e not in (src, dst)]
+    found = set()
+    for n in range(proxies + 1):
+        for middle in itertools.permutations(others, n):
+            stops = (src, *middle, dst)
+            found.add(tuple(l for a, b in zip(stops, stops[1:]) for l in w.routing.route(a, b)))
+    return sorted(found)

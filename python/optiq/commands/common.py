@@ -51,6 +51,9 @@ def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "defau
                    help="opt/optimal/mcf: no path carries fewer bytes (default: 64KiB, one chunk)")
     g.add_argument("--max-paths", type=integer(1, PATHS_MAX), default=None, metavar="N",
                    help="opt/optimal/mcf: at most N paths per job (default: no limit)")
+    g.add_argument("--max-proxies", type=integer(0, PATHS_MAX), default=None, metavar="N",
+                   help="mcf: at most N endpoints forward on each path (default: no limit; 1 is "
+                        "Valiant-style routing through one chosen endpoint)")
     g.add_argument("--forward-bandwidth", type=bandwidth, default=None, metavar="BYTES_PER_S",
                    help="bytes/s a node can relay for others: opt/optimal/mcf plan for it, and every "
                         "planner's predicted time counts it (default: unlimited)")
@@ -60,7 +63,7 @@ def planner_options(args) -> PlannerOptions:
     return PlannerOptions(k=args.k, hop_bound=args.hop_bound, maxload=args.maxload,
                           chunk=_core.parse_bytes(args.heu2_chunk), epsilon=args.epsilon, gap=args.gap,
                           min_path_bytes=_core.parse_bytes(args.min_path_bytes), max_paths=args.max_paths,
-                          forward_bandwidth=args.forward_bandwidth)
+                          forward_bandwidth=args.forward_bandwidth, max_proxies=args.max_proxies)
 
 
 def planner_list(text: str) -> list[str]:
