@@ -97,6 +97,10 @@ class Network {
     // The torus hint for a network whose vertices and links follow a torus's numbering
     // (checked by build: one endpoint per node, link ids in port order).
     void set_torus_hint(std::shared_ptr<const TorusShape> shape) { torus_ = std::move(shape); }
+    // The torus the first vertices and links form when more follows that is not part of it:
+    // BG/Q's I/O side (checked by build: those vertices and links as for the hint, every later
+    // vertex an I/O vertex or switch, every later link touching one).
+    void set_torus_part(std::shared_ptr<const TorusShape> shape) { part_ = std::move(shape); }
     // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
     // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
     Network build(std::string spec, std::string default_routing) &&;
@@ -108,7 +112,7 @@ class Network {
     std::vector<NodeId> src_, dst_;
     std::vector<double> capacity_;
     std::vector<std::string> link_names_;
-    std::shared_ptr<const TorusShape> torus_;
+    std::shared_ptr<const TorusShape> torus_, part_;
     std::vector<std::vector<std::pair<NodeId, LinkId>>> table_;
   };
 
@@ -141,14 +145,19 @@ class Network {
   const std::string& digest() const { return digest_; }
 
   const TorusShape* torus() const { return torus_.get(); }  // null unless a torus generator made it
+  // The torus the endpoints form, whole (torus()) or with more beside it (BG/Q's I/O side): what
+  // dimension-ordered routing runs on. Null when there is none.
+  const TorusShape* torus_part() const { return torus_ ? torus_.get() : part_.get(); }
   // Per vertex, (destination, next link) sorted by destination; empty unless the network came
   // with a forwarding table.
   const std::vector<std::vector<std::pair<NodeId, LinkId>>>& forwarding_table() const { return *table_; }
 
   // Fewest links from a to b (breadth-first unless a hint answers), -1 when b is unreachable.
+  // Beside a torus part, paths do not pass through the vertices outside it (I/O nodes run no
+  // rank and forward nothing), so between torus nodes this is the torus distance.
   int hop_distance(NodeId a, NodeId b) const;
-  // The largest hop distance between endpoints: from the torus hint, else by breadth-first
-  // search from every endpoint (time: endpoints x links).
+  // The largest hop distance between endpoints: from the torus hint or part, else by
+  // breadth-first search from every endpoint (time: endpoints x links).
   int diameter() const;
 
  private:
@@ -163,6 +172,7 @@ class Network {
   graph::Csr graph_;
   std::string spec_, default_routing_, digest_;
   std::shared_ptr<const TorusShape> torus_;  // shared: immutable, and copies of a network are common
+  std::shared_ptr<const TorusShape> part_;
   std::shared_ptr<const std::vector<std::vector<std::pair<NodeId, LinkId>>>> table_;
 };
 
@@ -173,6 +183,16 @@ class Network {
 // e.g. "17:D+".
 Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth,
                            std::string spec, std::string default_routing);
+
+// BG/Q with its I/O side: the all-torus partition, plus one I/O node (kind io, named "ioP") per
+// pset of kPsetNodes consecutive node ids, joined to the pset's two bridge nodes (offsets
+// kBridgeOffsets) by one link each way, named "BRIDGE:IO>" (to the I/O node) and "BRIDGE:IO<".
+// Every link has `link_bandwidth` (BG/Q's I/O link is a torus-speed link, 2 GB/s raw). The
+// default routing is "bgq", which reaches an I/O node through the bridge nearest the other end.
+// The node count must be a multiple of kPsetNodes (docs/model.md, "BG/Q's I/O side").
+constexpr int kPsetNodes = 128;
+constexpr int kBridgeOffsets[2] = {0, 64};
+Network make_bgq_io_network(std::vector<int> sizes, double link_bandwidth, std::string spec);
 
 // A network in networkx's node-link JSON (docs/graph-format.md): "nodes" [{id, kind?}],
 // "links" (or "edges") [{source, target, capacity, name?}], "directed" (default true; false
@@ -189,8 +209,8 @@ Network read_graph_network(const std::string& path);
 class RoutingModel;
 std::string network_to_graph_json(const Network& net, const RoutingModel* routing = nullptr);
 
-// Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152`, `torus:8x8x8`, `mesh:4x4` and
-// `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to
+// Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152` (either with `+io` for the I/O
+// side), `torus:8x8x8`, `mesh:4x4` and `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to
 // mix the two, e.g. `torus:8x8x4m`. Throws optiq::Error naming the offending text.
 Network parse_network(const std::string& spec, double link_bandwidth = kBgqLinkBandwidth);
 

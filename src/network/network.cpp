@@ -53,24 +53,41 @@ LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::
 
 Network Network::Builder::build(std::string spec, std::string default_routing) && {
   if (kinds_.empty()) throw Error("a network needs at least one vertex");
-  if (torus_) {  // the hint must describe exactly these vertices and links
-    const TorusShape& t = *torus_;
-    if (t.num_nodes() != num_vertices() || t.num_links() != num_links())
-      throw Error("the torus hint has " + std::to_string(t.num_nodes()) + " nodes and " + std::to_string(t.num_links()) +
-                  " links, the network " + std::to_string(num_vertices()) + " and " + std::to_string(num_links()));
-    for (NodeId v = 0; v < num_vertices(); ++v)
-      if (kinds_[v] != VertexKind::Endpoint) throw Error("the torus hint: vertex " + std::to_string(v) + " is not an endpoint");
-    for (LinkId l = 0; l < num_links(); ++l) {
+  // A torus hint or part must describe the first vertices and links exactly.
+  auto check_torus = [&](const TorusShape& t, const char* what) {
+    for (NodeId v = 0; v < t.num_nodes(); ++v)
+      if (kinds_[v] != VertexKind::Endpoint)
+        throw Error(std::string(what) + ": vertex " + std::to_string(v) + " is not an endpoint");
+    for (LinkId l = 0; l < t.num_links(); ++l) {
       const int d = t.link_dim(l), dir = t.link_direction(l);
       if (t.link(src_[l], d, dir) != l || t.step(src_[l], d, dir) != dst_[l])
-        throw Error("the torus hint: link " + std::to_string(l) + " (" + std::to_string(src_[l]) + "-" +
+        throw Error(std::string(what) + ": link " + std::to_string(l) + " (" + std::to_string(src_[l]) + "-" +
                     std::to_string(dst_[l]) + ") is not port " + t.port_label(l) + " of its node");
       if (static_cast<std::size_t>(l) >= link_names_.size() || link_names_[l].empty()) continue;
       const std::string port_name = std::to_string(src_[l]) + ":" + t.port_label(l);
       if (link_names_[l] != port_name)  // a torus's links are named by their ports
-        throw Error("the torus hint: link " + std::to_string(l) + " is named '" + link_names_[l] + "', not '" +
-                    port_name + "'");
+        throw Error(std::string(what) + ": link " + std::to_string(l) + " is named '" + link_names_[l] +
+                    "', not '" + port_name + "'");
     }
+  };
+  if (torus_) {
+    const TorusShape& t = *torus_;
+    if (t.num_nodes() != num_vertices() || t.num_links() != num_links())
+      throw Error("the torus hint has " + std::to_string(t.num_nodes()) + " nodes and " + std::to_string(t.num_links()) +
+                  " links, the network " + std::to_string(num_vertices()) + " and " + std::to_string(num_links()));
+    check_torus(t, "the torus hint");
+  }
+  if (part_) {
+    const TorusShape& t = *part_;
+    if (torus_ || t.num_nodes() > num_vertices() || t.num_links() > num_links())
+      throw Error("a torus part must be smaller than its network and come without a torus hint");
+    check_torus(t, "the torus part");
+    for (NodeId v = t.num_nodes(); v < num_vertices(); ++v)
+      if (kinds_[v] == VertexKind::Endpoint)
+        throw Error("beside a torus part, vertex " + std::to_string(v) + " may not be an endpoint");
+    for (LinkId l = t.num_links(); l < num_links(); ++l)
+      if (src_[l] < t.num_nodes() && dst_[l] < t.num_nodes())
+        throw Error("beside a torus part, link " + std::to_string(l) + " joins two torus nodes");
   }
   return Network(std::move(*this), std::move(spec), std::move(default_routing));
 }
@@ -113,6 +130,7 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
       spec_(std::move(spec)),
       default_routing_(std::move(default_routing)),
       torus_(std::move(b.torus_)),
+      part_(std::move(b.part_)),
       table_(std::make_shared<const std::vector<std::vector<std::pair<NodeId, LinkId>>>>(std::move(b.table_))) {
   for (NodeId v = 0; v < num_vertices(); ++v)
     if (kinds_[v] == VertexKind::Endpoint) endpoints_.push_back(v);
@@ -177,6 +195,23 @@ LinkId Network::link_named(const std::string& name) const {
 
 int Network::hop_distance(NodeId a, NodeId b) const {
   if (torus_) return torus_->hop_distance(a, b);
+  if (part_) {  // through the torus only: a vertex beside it is one link from each neighbour
+    const int n = part_->num_nodes();
+    if (a == b) return 0;
+    auto anchors = [&](NodeId v, auto&& each) {
+      if (v < n) return each(v, 0);
+      for (int k = graph_.out_begin(v); k < graph_.out_end(v); ++k)
+        if (graph_.head_at(k) < n) each(graph_.head_at(k), 1);
+    };
+    int best = -1;
+    anchors(a, [&](NodeId x, int dx) {
+      anchors(b, [&](NodeId y, int dy) {
+        const int d = dx + dy + part_->hop_distance(x, y);
+        if (best < 0 || d < best) best = d;
+      });
+    });
+    return best;
+  }
   std::vector<int> dist(num_vertices(), -1);
   std::deque<NodeId> open{a};
   dist[a] = 0;
@@ -192,6 +227,7 @@ int Network::hop_distance(NodeId a, NodeId b) const {
 
 int Network::diameter() const {
   if (torus_) return torus_->diameter();
+  if (part_) return part_->diameter();  // the endpoints are the torus's nodes
   int most = 0;
   std::vector<int> dist(num_vertices());
   std::vector<NodeId> open;

@@ -66,7 +66,7 @@ std::string shape_string(const std::vector<Dimension>& dims, bool with_suffix) {
 Network parse_network(const std::string& spec, double link_bandwidth) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
-    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE, mira:N, torus:AxB.., mesh:AxB.., graph:FILE)");
+    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.., mesh:AxB.., graph:FILE)");
   const std::string kind = spec.substr(0, colon);
   std::string shape = spec.substr(colon + 1);
   if (kind == "graph") {
@@ -74,12 +74,15 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
     return read_graph_network(shape);
   }
 
+  // BG/Q with its I/O side: mira:N+io, bgq:AxBxCxDxE+io.
+  const bool io = (kind == "mira" || kind == "bgq") && shape.size() > 3 && shape.compare(shape.size() - 3, 3, "+io") == 0;
+  if (io) shape.resize(shape.size() - 3);
   if (kind == "mira") {
     auto it = mira_shapes().find(shape);
     if (it == mira_shapes().end())
       throw Error("unknown Mira partition '" + shape + "' in topology '" + spec +
                   "' (known: 512, 1024, 2048, 4096, 49152)");
-    return parse_network("bgq:" + it->second, link_bandwidth);
+    return parse_network("bgq:" + it->second + (io ? "+io" : ""), link_bandwidth);
   }
   if (kind == "bgq") {
     auto dims = parse_shape(shape, spec);
@@ -87,6 +90,7 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
       if (d.suffix) throw Error("bgq topologies are all-torus; drop the suffix in '" + spec + "'");
     std::vector<int> sizes;
     for (const auto& d : dims) sizes.push_back(d.size);
+    if (io) return make_bgq_io_network(sizes, link_bandwidth, "bgq:" + shape_string(dims, false) + "+io");
     return make_torus_network(sizes, std::vector<bool>(sizes.size(), true), link_bandwidth,
                               "bgq:" + shape_string(dims, false), "bgq");
   }

@@ -90,22 +90,54 @@ int TorusShape::diameter() const {
   return h;
 }
 
-Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth, std::string spec,
-                           std::string default_routing) {
+namespace {
+
+// A torus's nodes and links, in port order; named after their ports when `named` (a network
+// with a torus hint computes the names instead of storing them).
+void add_torus(Network::Builder& b, const TorusShape& shape, double link_bandwidth, bool named) {
   if (!(link_bandwidth > 0.0) || !std::isfinite(link_bandwidth))
     throw Error("link bandwidth must be a positive, finite number of bytes/s, got " + std::to_string(link_bandwidth));
+  for (NodeId v = 0; v < shape.num_nodes(); ++v) b.add_vertex(VertexKind::Endpoint);
+  for (NodeId v = 0; v < shape.num_nodes(); ++v)
+    for (int d = 0; d < shape.dims(); ++d)
+      for (int dir : {+1, -1}) {
+        const LinkId l = shape.link(v, d, dir);
+        if (l < 0) continue;
+        const LinkId added = b.add_link(v, shape.step(v, d, dir), link_bandwidth,
+                                        named ? std::to_string(v) + ":" + shape.port_label(l) : std::string());
+        OPTIQ_CHECK(added == l, "torus links out of port order");
+      }
+}
+
+}  // namespace
+
+Network make_torus_network(std::vector<int> sizes, std::vector<bool> wrap, double link_bandwidth, std::string spec,
+                           std::string default_routing) {
   auto shape = std::make_shared<TorusShape>(std::move(sizes), std::move(wrap));
   Network::Builder b;
-  for (NodeId v = 0; v < shape->num_nodes(); ++v) b.add_vertex(VertexKind::Endpoint);
-  for (NodeId v = 0; v < shape->num_nodes(); ++v)
-    for (int d = 0; d < shape->dims(); ++d)
-      for (int dir : {+1, -1}) {
-        const LinkId l = shape->link(v, d, dir);
-        if (l < 0) continue;
-        OPTIQ_CHECK(b.add_link(v, shape->step(v, d, dir), link_bandwidth) == l, "torus links out of port order");
-      }
+  add_torus(b, *shape, link_bandwidth, false);
   b.set_torus_hint(std::move(shape));
   return std::move(b).build(std::move(spec), std::move(default_routing));
+}
+
+Network make_bgq_io_network(std::vector<int> sizes, double link_bandwidth, std::string spec) {
+  auto shape = std::make_shared<TorusShape>(sizes, std::vector<bool>(sizes.size(), true));
+  const int n = shape->num_nodes();
+  if (n % kPsetNodes != 0)
+    throw Error("the I/O side needs whole psets of " + std::to_string(kPsetNodes) + " nodes; '" + spec + "' has " +
+                std::to_string(n));
+  Network::Builder b;
+  add_torus(b, *shape, link_bandwidth, true);
+  for (int p = 0; p < n / kPsetNodes; ++p) {
+    const NodeId io = b.add_vertex(VertexKind::Io, "io" + std::to_string(p));
+    for (int offset : kBridgeOffsets) {
+      const NodeId bridge = p * kPsetNodes + offset;
+      b.add_link(bridge, io, link_bandwidth, std::to_string(bridge) + ":IO>");
+      b.add_link(io, bridge, link_bandwidth, std::to_string(bridge) + ":IO<");
+    }
+  }
+  b.set_torus_part(std::move(shape));
+  return std::move(b).build(std::move(spec), "bgq");
 }
 
 }  // namespace optiq

@@ -9,6 +9,7 @@ namespace optiq::detail {
 SpurSearch::SpurSearch(const Network& net)
     : net_(net),
       torus_(net.torus()),
+      part_(net.torus() ? nullptr : net.torus_part()),
       back_(net.graph().reversed()),
       banned_(net.num_vertices(), 0),
       seen_(net.num_vertices(), 0),
@@ -34,7 +35,7 @@ SpurSearch::SpurSearch(const Network& net)
 }
 
 int SpurSearch::h(NodeId a, NodeId b) const {
-  if (!torus_) return 0;
+  if (!torus_) return part_ ? net_.hop_distance(a, b) : 0;  // beside BG/Q's I/O side: exact too
   const int n = torus_->dims();
   const std::uint8_t* ca = &coords_[static_cast<std::size_t>(a) * n];
   const std::uint8_t* cb = &coords_[static_cast<std::size_t>(b) * n];
@@ -75,8 +76,9 @@ bool SpurSearch::find(NodeId from, NodeId to, int budget, LinkPath& out) {
   if (banned_[from] == epoch_ || banned_[to] == epoch_ || budget < 0) return false;
   if (from == to) return true;
   if (h(from, to) > budget) return false;
-  // The greedy walk needs exact distances to the target, which only the torus hint gives.
-  if (torus_ && descend(from, from, to, out)) return true;
+  // The greedy walk needs exact distances to the target, which only a torus (whole or beside
+  // BG/Q's I/O side) gives.
+  if ((torus_ || part_) && descend(from, from, to, out)) return true;
   out.clear();
   return astar(from, to, budget, out);
 }

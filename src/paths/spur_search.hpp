@@ -1,6 +1,6 @@
 // Lexicographically smallest shortest path under Yen's spur constraints, by a bounded
 // backward A* whose heuristic is the unconstrained torus distance (breadth-first search on a
-// network without the torus hint).
+// network without a torus). Only endpoints lie inside a path.
 #pragma once
 
 #include <cstdint>
@@ -39,6 +39,7 @@ class SpurSearch {
 
   const Network& net_;
   const TorusShape* torus_;
+  const TorusShape* part_;  // a torus beside other vertices: distances from Network::hop_distance
   bool has_non_endpoints_ = false;  // some vertex is not an endpoint
   graph::Csr back_;  // links reversed: the backward search's in-links
   std::uint32_t epoch_ = 0;
