@@ -50,11 +50,57 @@ def test_simulated_network_keeps_nodes_and_makes_size_two_rings_lines():
         plat.simulated_network("mesh:4x4")
 
 
-def test_platform_writer_refuses_a_network_without_a_torus():
-    not_a_torus = types.SimpleNamespace(torus=None, spec="fattree:4")  # what a non-torus network reports
-    for write in (plat.Layout.of, plat.platform_xml, plat.hostfile_text):
-        with pytest.raises(_core.Error, match="^the SimGrid platform writer needs a torus or mesh network"):
-            write(not_a_torus)
+def test_the_torus_layout_needs_a_torus():
+    not_a_torus = types.SimpleNamespace(torus=None, spec="graph:x.json")  # what a non-torus network reports
+    with pytest.raises(_core.Error, match="^the SimGrid platform writer needs a torus or mesh network"):
+        plat.Layout.of(not_a_torus)
+
+
+def explicit_network(tmp_path, spec):
+    if spec.startswith("random"):
+        from optiq.random_graph import random_switched_graph
+
+        path = tmp_path / "net.json"
+        path.write_text(json.dumps(random_switched_graph(7, 12, 4, seed=int(spec[6:]), dual_homed=0.3)))
+        spec = f"graph:{path}"
+    return plat.simulated_network(spec)
+
+
+@pytest.mark.parametrize("spec", ["random1", "random2", "bgq:4x4x2x2x2+io"])
+def test_explicit_platform_routes_equal_the_model_for_every_pair(tmp_path, spec):
+    net = explicit_network(tmp_path, spec)
+    assert net.torus is None
+    routing = _core.make_routing(plat.routing_of(net), net)
+    xml, hosts = plat.write_platform(net, tmp_path / "p.xml")
+    vertices = plat.hosts_of(net)
+    simgrid = smpi.simgrid_routes(xml, [f"node-{v}" for v in vertices])
+    pairs = [(a, b) for a in vertices for b in vertices if a != b]
+    assert len(simgrid) == len(pairs)
+    different = [(a, b) for a, b in pairs
+                 if simgrid[(f"node-{a}", f"node-{b}")] != [net.link_name(l) for l in routing.route(a, b)]]
+    assert not different, f"{len(different)} of {len(pairs)} routes differ, e.g. {different[:3]}"
+    assert hosts.read_text().split() == [f"node-{v}" for v in net.endpoints]
+
+
+def test_explicit_platforms_are_refused_beyond_their_size_limit(tmp_path):
+    from optiq.random_graph import random_switched_graph
+
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(random_switched_graph(4, plat.MAX_EXPLICIT_HOSTS + 1, seed=1)))
+    with pytest.raises(_core.Error, match="at most 2048"):
+        plat.write_platform(plat.simulated_network(f"graph:{path}"), tmp_path / "p.xml")
+
+
+def test_a_switched_network_simulates_end_to_end(optiq_cli, tmp_path):
+    net = explicit_network(tmp_path, "random3")
+    out = optiq_cli("simulate", "--topology", net.spec, "--pattern", "random", "--bytes", "1MiB",
+                    "--planner", "default,mcf", "--json")
+    runs = {x["planner"]: x for x in json.loads(out.stdout)["results"]}
+    assert set(runs) == {"mpi_alltoallv", "default", "mcf"}
+    assert all(x["verified"] is True for x in runs.values())
+    # The default plan is MPI's own routes: the same simulated time within a microsecond.
+    assert runs["default"]["simulated_seconds"] == pytest.approx(runs["mpi_alltoallv"]["simulated_seconds"], abs=1e-6)
+    assert runs["mcf"]["forwarded_bytes"] > 0
 
 
 def test_platform_command_writes_platform_and_hostfile(optiq_cli, tmp_path):

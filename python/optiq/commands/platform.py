@@ -1,4 +1,4 @@
-"""``optiq platform``: write a SimGrid platform (and hostfile) for a torus network."""
+"""``optiq platform``: write a SimGrid platform (and hostfile) for any network."""
 
 from __future__ import annotations
 
@@ -8,22 +8,28 @@ from ..simulation import platform as plat
 EXAMPLES = """examples:
   optiq platform --topology mira:1024 --out mira1024.xml
   optiq platform --topology torus:8x8x8 --link-bandwidth 12.5e9 --latency 1e-7 --out t.xml
+  optiq platform --topology graph:fabric.json --out fabric.xml
+  optiq platform --topology mira:512+io --out mira512io.xml
   smpirun -np 1024 -platform mira1024.xml -hostfile mira1024.hosts ./app
 
-Writes PLATFORM.xml and PLATFORM.hosts (one host per rank, rank r on node r). The platform is
-SimGrid's TORUS cluster with the dimensions in BG/Q routing order, so SimGrid routes exactly as
-optiq's 'simgrid' routing model does (plan with --routing simgrid and the topology printed here).
+Writes PLATFORM.xml and PLATFORM.hosts (one host per rank, ranks on the endpoints in order). A
+torus becomes SimGrid's TORUS cluster with the dimensions in BG/Q routing order, so SimGrid
+routes exactly as optiq's 'simgrid' routing model does. Any other network (graph files, BG/Q
+with its I/O side) becomes a zone that lists every route of the network's own routing model,
+link by link (at most 2048 endpoints and I/O nodes: the routes grow with their square). Plan
+for the platform with the topology and routing printed.
 """
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "platform", help="write a SimGrid platform whose routes equal optiq's 'simgrid' routing model",
-        description="Write a SimGrid platform file and hostfile for a torus topology.", epilog=EXAMPLES)
+        "platform", help="write a SimGrid platform whose routes equal an optiq routing model",
+        description="Write a SimGrid platform file and hostfile for a network.", epilog=EXAMPLES)
     p.add_argument("--topology", required=True, metavar="SPEC",
-                   help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all dimensions rings)")
+                   help="bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.. (all dimensions rings) or graph:FILE")
     p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="bytes/s per link and direction (default: 1.8e9)")
+                   help="bytes/s per link and direction of generated networks (default: 1.8e9); a graph "
+                        "file's links keep their own capacities")
     p.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
     p.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
                    help="hostfile lines per node (default: 1)")
@@ -35,5 +41,5 @@ def run(args) -> int:
     net = plat.simulated_network(args.topology, args.link_bandwidth)
     xml, hosts = plat.write_platform(net, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
     print(f"wrote {xml} and {hosts}: {net.num_endpoints} hosts; plan for it with "
-          f"--topology {net.spec} --routing {plat.ROUTING}")
+          f"--topology {net.spec} --routing {plat.routing_of(net)}")
     return 0

@@ -59,7 +59,7 @@ VERIFY_LIMIT = 1 << 30  # bytes moved per call above which buffers are shared (u
 
 
 def _workload(s: Setup, net) -> Workload:
-    routing = _core.make_routing(plat.ROUTING, net)
+    routing = _core.make_routing(plat.routing_of(net), net)
     pairs = pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
     return Workload(net, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
 
@@ -94,7 +94,7 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
 
 def _driver_args(s: Setup, net, total_bytes: int) -> list:
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
-    args = ["--topology", net.spec, "--routing", plat.ROUTING, "--transport", s.transport, "--chunk", s.chunk,
+    args = ["--topology", net.spec, "--routing", plat.routing_of(net), "--transport", s.transport, "--chunk", s.chunk,
             "--threshold", s.threshold, "--budget", s.budget,
             "--max-inflight", str(s.max_inflight), "--iterations", str(s.iterations), "--warmup", "1"]
     return args + ([] if verify else ["--shared-buffers"])

@@ -1,25 +1,32 @@
-"""SimGrid platforms for optiq's torus networks.
+"""SimGrid platforms for optiq's networks.
 
-The simulated network is SimGrid's ``TORUS`` cluster. Its routing (``TorusZone``) is
-dimension-ordered from SimGrid's dimension 0, so the platform lists the torus' dimensions in
-the order of :func:`optiq._core.bgq_dimension_order` and the core's ``simgrid`` routing model
-routes exactly as SimGrid does. SimGrid never routes over the second cable of a size-2 ring, so
-the network that plans for the simulated machine (:func:`simulated_network`) treats size-2
-dimensions as lines: every link a plan may use is one the simulated network can carry.
+A torus (tori, meshes, BG/Q partitions) becomes SimGrid's ``TORUS`` cluster. Its routing
+(``TorusZone``) is dimension-ordered from SimGrid's dimension 0, so the platform lists the
+torus' dimensions in the order of :func:`optiq._core.bgq_dimension_order` and the core's
+``simgrid`` routing model routes exactly as SimGrid does. SimGrid never routes over the second
+cable of a size-2 ring, so the network that plans for the simulated machine
+(:func:`simulated_network`) treats size-2 dimensions as lines: every link a plan may use is one
+the simulated network can carry. Node ``n`` runs on host ``node-<h>`` where ``h`` numbers the
+coordinates with the first routed dimension fastest.
 
-Node ``n`` of the network runs on host ``node-<h>`` where ``h`` numbers the coordinates with the
-first routed dimension fastest; the hostfile lists one host per rank in node order. Only torus
-networks (tori, meshes, BG/Q partitions) have a SimGrid platform here.
+Any other network (a graph file, BG/Q with its I/O side) becomes a ``Full`` zone that lists
+every route: one host ``node-<v>`` per vertex that is not a switch, one SimGrid link per
+directed link (named as in the network, its own capacity, shared by the flows that cross it),
+and for every ordered pair of hosts the links of the network's default route. SimGrid then
+routes exactly as the model, by construction; the file grows with the square of the hosts.
+
+The hostfile lists one host per rank, ranks on the endpoints in ascending order.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from xml.sax.saxutils import quoteattr
 
 from .. import _core
 
-ROUTING = "simgrid"
+ROUTING = "simgrid"  # the routing model of a torus platform
 CLUSTER = "torus"  # SimGrid names the links "<cluster>_link_from_<a>_to_<b>_UP|DOWN"
 HOST_PREFIX = "node-"
 
@@ -31,13 +38,27 @@ def torus_of(network: _core.Network) -> _core.TorusShape:
     return network.torus
 
 
+# Explicit routes grow with the square of the hosts: 2,048 hosts is 4 million routes.
+MAX_EXPLICIT_HOSTS = 2048
+
+
+def routing_of(network: _core.Network) -> str:
+    """The routing model a simulated ``network`` follows: SimGrid's torus rule, or the network's own."""
+    return ROUTING if network.torus is not None else network.default_routing
+
+
 def simulated_network(spec: str, link_bandwidth: float = 1.8e9) -> _core.Network:
-    """The network of the simulated machine for ``spec``: same nodes and ids, size-2 rings as lines.
+    """The network of the simulated machine for ``spec``: a torus keeps its nodes and ids with
+    size-2 rings as lines; any other network is simulated as it is.
 
     >>> simulated_network("bgq:4x4x4x8x2").spec
     'torus:4x4x4x8x2m'
+    >>> simulated_network("mira:512+io").spec
+    'bgq:4x4x4x4x2+io'
     """
     network = _core.parse_network(spec, link_bandwidth)
+    if network.torus is None:
+        return network
     torus = torus_of(network)
     dims = []
     for d, (size, ring) in enumerate(zip(torus.sizes, torus.wrap)):
@@ -95,19 +116,28 @@ class Layout:
 
 
 def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None) -> str:
-    """The platform file's text: one TORUS cluster, split-duplex links, no limiter.
+    """The platform file's text (see :func:`write_platform`)."""
+    return "".join(_platform_parts(network, latency, link_bandwidth))
 
-    A message a rank sends to itself (a node that is its own destination, as in the subset
-    pattern) crosses a loopback link as fast as a memory copy; SimGrid refuses an empty route.
-    """
+
+def _platform_parts(network: _core.Network, latency: float, link_bandwidth: float | None):
+    header = ("<?xml version='1.0'?>\n"
+              '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
+              '<platform version="4.1">\n')
+    if network.torus is None:
+        yield header
+        yield from _explicit_zone(network, latency)
+        yield "</platform>\n"
+        return
+    # One TORUS cluster, split-duplex links, no limiter. A message a rank sends to itself (a
+    # node that is its own destination, as in the subset pattern) crosses a loopback link as
+    # fast as a memory copy; SimGrid refuses an empty route.
     layout = Layout.of(network)
     bandwidth = link_bandwidth or network.link_bandwidth
     n = network.num_endpoints
     params = ",".join(str(s) for s in layout.simgrid_dims)
-    return (
-        "<?xml version='1.0'?>\n"
-        '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
-        '<platform version="4.1">\n'
+    yield (
+        header +
         f"  <!-- optiq platform for {network.spec}: SimGrid dimensions in routing order "
         f"{''.join(chr(65 + d) for d in layout.order)}; routes equal optiq's '{ROUTING}' model -->\n"
         '  <zone id="world" routing="Full">\n'
@@ -119,10 +149,41 @@ def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: 
         "</platform>\n")
 
 
+def hosts_of(network: _core.Network) -> list:
+    """Vertices with a host on an explicit platform: every vertex that is not a switch."""
+    return [v for v in range(network.num_vertices) if network.kind(v) != "switch"]
+
+
+def _explicit_zone(network: _core.Network, latency: float):
+    hosts = hosts_of(network)
+    if len(hosts) > MAX_EXPLICIT_HOSTS:
+        raise _core.Error(f"{network.spec} has {len(hosts)} endpoints and I/O nodes; a platform with explicit "
+                          f"routes is written for at most {MAX_EXPLICIT_HOSTS} (its routes grow with the square)")
+    routing = _core.make_routing(network.default_routing, network)
+    names = [quoteattr(network.link_name(l)) for l in range(network.num_links)]
+    yield (f"  <!-- optiq platform for {network.spec}: every route listed, equal to optiq's "
+           f"'{network.default_routing}' model -->\n"
+           '  <zone id="world" routing="Full">\n')
+    yield "".join(f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"/>\n' for v in hosts)
+    yield "".join(f'    <link id={names[l]} bandwidth="{network.capacity(l):.9g}Bps" latency="{latency:.6g}s"/>\n'
+                  for l in range(network.num_links))
+    # Messages a rank sends to itself cross a loopback link as fast as a memory copy.
+    yield "".join(f'    <link id="loopback-{v}" bandwidth="100GBps" latency="0s"/>\n' for v in hosts)
+    for a in hosts:
+        lines = [f'    <route src="{HOST_PREFIX}{a}" dst="{HOST_PREFIX}{a}" symmetrical="NO">'
+                 f'<link_ctn id="loopback-{a}"/></route>\n']
+        for b in hosts:
+            if a != b:
+                links = "".join(f"<link_ctn id={names[l]}/>" for l in routing.route(a, b))
+                lines.append(f'    <route src="{HOST_PREFIX}{a}" dst="{HOST_PREFIX}{b}" symmetrical="NO">{links}</route>\n')
+        yield "".join(lines)
+    yield "  </zone>\n"
+
+
 def hostfile_text(network: _core.Network, ranks_per_node: int = 1) -> str:
-    """One line per rank: rank r runs on node r // ranks_per_node."""
-    layout = Layout.of(network)
-    return "".join(f"{layout.host(node)}\n" for node in network.endpoints for _ in range(ranks_per_node))
+    """One line per rank: rank r runs on the endpoint numbered r // ranks_per_node."""
+    host = Layout.of(network).host if network.torus is not None else (lambda v: f"{HOST_PREFIX}{v}")
+    return "".join(f"{host(node)}\n" for node in network.endpoints for _ in range(ranks_per_node))
 
 
 def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-8,
@@ -132,7 +193,9 @@ def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-
     if not out.name or out.suffix == ".hosts":
         raise _core.Error(f"platform file name '{out}' leaves no name for its .hosts file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(platform_xml(network, latency, link_bandwidth))
+    with open(out, "w") as f:  # piece by piece: explicit routes make large files
+        for part in _platform_parts(network, latency, link_bandwidth):
+            f.write(part)
     hosts = out.with_suffix(".hosts")
     hosts.write_text(hostfile_text(network, ranks_per_node))
     return out, hosts
