@@ -1,11 +1,11 @@
-// Candidate paths: Yen's k shortest realizable paths (include/optiq/legs.hpp), hop-bounded.
+// Candidate paths: realizable paths (include/optiq/legs.hpp), hop-bounded.
 //
-// Where every link is a leg (a torus) these are the k shortest simple paths on the link graph
-// whose inner vertices are endpoints; elsewhere the k shortest chains of default-route legs,
-// by links. The k paths returned have the k smallest hop counts of all such paths within the
-// hop bound. Among equally short paths the order is deterministic and
-// favours diversity: a path that leaves an earlier one closer to the source comes first. Each
-// spur is the lexicographically smallest (by link id) shortest path under Yen's constraints.
+// Where every link is a leg (a torus) Yen's k shortest simple paths on the link graph whose
+// inner vertices are endpoints: their hop counts are the k smallest of all such paths within
+// the hop bound. Among equally short paths the order is deterministic and favours diversity:
+// a path that leaves an earlier one closer to the source comes first. Each spur is the
+// lexicographically smallest (by link id) shortest path under Yen's constraints. Elsewhere
+// the default route and the shortest undominated chains through one proxy (chains.hpp).
 #pragma once
 
 #include <functional>

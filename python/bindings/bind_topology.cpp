@@ -70,6 +70,9 @@ void bind_topology(nb::module_& m) {
       .def("diameter", &Network::diameter)
       .def("__repr__", [](const Network& t) { return "<optiq.Network " + t.spec() + ">"; });
 
+  // BG/Q's I/O side (network.hpp): psets of PSET_NODES consecutive nodes, bridges at BRIDGE_OFFSETS.
+  m.attr("PSET_NODES") = kPsetNodes;
+  m.attr("BRIDGE_OFFSETS") = nb::make_tuple(kBridgeOffsets[0], kBridgeOffsets[1]);
   m.def("parse_network", &parse_network, "spec"_a, "link_bandwidth"_a = kBgqLinkBandwidth,
         "Parse 'bgq:4x4x4x8x2', 'mira:1024', 'torus:8x8x8' or 'mesh:4x4'.");
 

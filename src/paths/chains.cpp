@@ -4,8 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
-#include <tuple>
 
 #include "optiq/error.hpp"
 #include "optiq/graph/dijkstra.hpp"
@@ -17,135 +15,44 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Hops from every vertex to dst over any links: a lower bound on every chain's length.
-std::vector<int> hops_to(const Network& net, const graph::Csr& back, NodeId dst) {
-  std::vector<int> dist(net.num_vertices(), -1);
-  std::vector<NodeId> open{dst};
-  dist[dst] = 0;
-  for (std::size_t i = 0; i < open.size(); ++i)
-    for (int k = back.out_begin(open[i]); k < back.out_end(open[i]); ++k)
-      if (dist[back.head_at(k)] < 0) dist[back.head_at(k)] = dist[open[i]] + 1, open.push_back(back.head_at(k));
-  return dist;
-}
-
 LinkPath chain_links(const Legs& legs, const std::vector<NodeId>& stops) {
   LinkPath out;
   for (std::size_t i = 0; i + 1 < stops.size(); ++i) legs.append_leg(stops[i], stops[i + 1], out);
   return out;
 }
 
-// Yen's spur search on the overlay: the chain with fewest links from `from` to `to` within
-// `budget` links, avoiding banned terminals and banned first legs; ties go to the smaller
-// terminal ids (the order Dijkstra settles them in).
-class SpurChains {
- public:
-  SpurChains(const Legs& legs, const std::vector<int>& hops_to_dst)
-      : legs_(legs), h_(hops_to_dst), search_(static_cast<int>(legs.terminals().size())),
-        banned_(legs.terminals().size(), 0) {}
-
-  void ban(NodeId v) { banned_[legs_.terminal_index(v)] = 1, banned_list_.push_back(v); }
-  void ban_first(NodeId v) { first_banned_.push_back(v); }
-
-  bool find(NodeId from, NodeId to, int budget, std::vector<NodeId>& stops) {
-    struct Clear {
-      SpurChains* s;
-      ~Clear() {
-        for (NodeId v : s->banned_list_) s->banned_[s->legs_.terminal_index(v)] = 0;
-        s->banned_list_.clear();
-        s->first_banned_.clear();
-      }
-    } clear{this};
-    const auto& terms = legs_.terminals();
-    const int tf = legs_.terminal_index(from), tt = legs_.terminal_index(to);
-    if (banned_[tf] || banned_[tt] || h_[from] < 0 || h_[from] > budget) return false;
-    search_.start();
-    search_.seed(tf, 0);
-    for (int u; (u = search_.settle_next()) >= 0;) {
-      if (u == tt) break;
-      const int g = search_.key(u);
-      const NodeId at = terms[u];
-      if (at != from && !legs_.can_proxy(at)) continue;
-      for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
-        const NodeId x = terms[w];
-        if (w == u || banned_[w] || (x != to && !legs_.can_proxy(x)) || h_[x] < 0) continue;
-        const int leg = legs_.hops(w, at);
-        if (leg == 0 || g + leg + h_[x] > budget) continue;
-        if (at == from && std::find(first_banned_.begin(), first_banned_.end(), x) != first_banned_.end()) continue;
-        search_.offer(w, g + leg, u);
-      }
-    }
-    if (!search_.settled(tt)) return false;
-    stops.clear();
-    for (int v = tt; v >= 0; v = search_.via(v)) stops.push_back(terms[v]);
-    std::reverse(stops.begin(), stops.end());
-    return true;
-  }
-
- private:
-  const Legs& legs_;
-  const std::vector<int>& h_;
-  graph::Dijkstra<int> search_;
-  std::vector<char> banned_;
-  std::vector<NodeId> banned_list_, first_banned_;
-};
-
-struct Found {
-  std::vector<NodeId> stops;
-  int hops;
-  std::size_t deviation;  // index of the spur stop in the parent chain
-};
-
-int chain_hops(const Legs& legs, const std::vector<NodeId>& stops, std::size_t upto) {
-  int h = 0;
-  for (std::size_t i = 0; i < upto; ++i) h += legs.hops(legs.terminal_index(stops[i + 1]), stops[i]);
-  return h;
-}
-
 }  // namespace
 
-std::vector<LinkPath> k_shortest_chains(const Legs& legs, NodeId src, NodeId dst, int k, int bound) {
-  const Network& net = legs.network();
+std::vector<LinkPath> candidate_chains(const Legs& legs, NodeId src, NodeId dst, int k, int bound) {
   if (legs.terminal_index(src) < 0 || legs.terminal_index(dst) < 0)
     throw Error("paths run between endpoints; vertex " + std::to_string(legs.terminal_index(src) < 0 ? src : dst) +
                 " is a switch");
   if (src == dst) return {LinkPath{}};
-  const std::vector<int> h = hops_to(net, net.graph().reversed(), dst);
-  SpurChains search(legs, h);
-  std::vector<Found> accepted;
-  std::vector<NodeId> spur;
-  if (!search.find(src, dst, bound, spur)) return {};
-  accepted.push_back({spur, chain_hops(legs, spur, spur.size() - 1), 0});
-  // Two chains can make one path, when a route passes an endpoint that another chain forwards
-  // at: Yen runs over chains, and the output keeps each path once.
-  std::vector<LinkPath> out{chain_links(legs, spur)};
-  std::set<LinkPath> seen{out.front()};
-  // Candidates in order of links, then earlier deviation (spreads paths over the source's
-  // legs, as on the link graph), then arrival.
-  std::map<std::tuple<int, std::size_t, std::size_t>, Found> candidates;
-  std::set<std::vector<NodeId>> waiting;
-  std::size_t arrivals = 0;
-  while (static_cast<int>(out.size()) < k) {
-    const Found last = accepted.back();
-    for (std::size_t i = last.deviation; i + 1 < last.stops.size(); ++i) {
-      const int root = chain_hops(legs, last.stops, i);
-      if (bound - root < 1) break;
-      for (std::size_t j = 0; j < i; ++j) search.ban(last.stops[j]);
-      for (const Found& p : accepted)
-        if (p.stops.size() > i + 1 && std::equal(p.stops.begin(), p.stops.begin() + i + 1, last.stops.begin()))
-          search.ban_first(p.stops[i + 1]);
-      if (!search.find(last.stops[i], dst, bound - root, spur)) continue;
-      std::vector<NodeId> stops(last.stops.begin(), last.stops.begin() + i);
-      stops.insert(stops.end(), spur.begin(), spur.end());
-      if (!waiting.insert(stops).second) continue;
-      const int hops = chain_hops(legs, stops, stops.size() - 1);
-      candidates.emplace(std::make_tuple(hops, i, arrivals++), Found{std::move(stops), hops, i});
-    }
-    if (candidates.empty()) break;
-    auto node = candidates.extract(candidates.begin());
-    waiting.erase(node.mapped().stops);
-    LinkPath links = chain_links(legs, node.mapped().stops);
-    if (seen.insert(links).second) out.push_back(std::move(links));
-    accepted.push_back(std::move(node.mapped()));
+  // (links, proxy) for the default route (proxy -1) and every chain through one endpoint.
+  const int td = legs.terminal_index(dst);
+  std::vector<std::pair<int, NodeId>> order;
+  if (legs.next(td, src) >= 0 && legs.hops(td, src) <= bound) order.emplace_back(legs.hops(td, src), -1);
+  for (NodeId p : legs.terminals()) {
+    if (p == src || p == dst || !legs.can_proxy(p)) continue;
+    const int tp = legs.terminal_index(p);
+    if (legs.next(tp, src) < 0 || legs.next(td, p) < 0) continue;
+    const int hops = legs.hops(tp, src) + legs.hops(td, p);
+    if (hops <= bound) order.emplace_back(hops, p);
+  }
+  std::sort(order.begin(), order.end());
+  std::vector<LinkPath> out;
+  std::vector<LinkPath> kept_sorted;
+  for (const auto& [hops, proxy] : order) {
+    if (static_cast<int>(out.size()) >= k) break;
+    LinkPath links = proxy < 0 ? chain_links(legs, {src, dst}) : chain_links(legs, {src, proxy, dst});
+    LinkPath sorted(links);
+    std::sort(sorted.begin(), sorted.end());
+    bool dominated = false;
+    for (const LinkPath& kept : kept_sorted)
+      if (std::includes(sorted.begin(), sorted.end(), kept.begin(), kept.end())) dominated = true;
+    if (dominated) continue;
+    kept_sorted.push_back(std::move(sorted));
+    out.push_back(std::move(links));
   }
   return out;
 }

@@ -100,7 +100,7 @@ std::vector<LinkPath> k_shortest_paths(const Network& topo, const RoutingModel& 
   check_request(topo, src, dst, k);
   const Legs legs(topo, routing);
   const int bound = hop_bound < 0 ? default_hop_bound(legs) : hop_bound;
-  if (!legs.direct()) return detail::k_shortest_chains(legs, src, dst, k, bound);
+  if (!legs.direct()) return detail::candidate_chains(legs, src, dst, k, bound);
   detail::SpurSearch search(topo);
   return yen(topo, search, src, dst, k, bound);
 }
@@ -139,7 +139,7 @@ CandidateSet generate_candidates(const Network& topo, const RoutingModel& routin
       },
       [&](Local& my, std::size_t i) {
         results[i] = my.search ? yen(topo, *my.search, pairs[i].first, pairs[i].second, k, set.hop_bound)
-                               : detail::k_shortest_chains(legs, pairs[i].first, pairs[i].second, k, set.hop_bound);
+                               : detail::candidate_chains(legs, pairs[i].first, pairs[i].second, k, set.hop_bound);
         const std::size_t done = finished.fetch_add(1) + 1;
         if (my.reports && progress && done % step == 0) progress("paths", done, pairs.size());
       });
