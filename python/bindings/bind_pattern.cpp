@@ -45,7 +45,8 @@ void bind_pattern(nb::module_& m) {
   m.def("read_requests", &read_requests, "path"_a, "num_nodes"_a);
 
   m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "routing"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,
-        "Yen's k shortest realizable paths (lists of link ids) within a hop bound (-1: the default bound).");
+        "Candidate paths (lists of link ids) within a hop bound (-1: the default bound): Yen's k shortest "
+        "on a torus, the shortest undominated chains through one proxy on a network with switches.");
   nb::class_<Legs>(m, "Legs",
                    "The default-route legs realizable paths chain, for one network and routing (built once: "
                    "on a network with switches it holds a next-link table per endpoint).")
