@@ -122,6 +122,16 @@ def main(argv=None) -> int:
             over = f"{100 * r['over_bound']:.1f}%" if r["over_bound"] != "" else ""
             f.write(f"| {r['case']} | {r['pattern']} | {r['jobs']} | {r['planner']} | {r['seconds']:.2f} | "
                     f"{r['predicted_ms']:.3f} | {r['x_default']} | {over} | {r['paths']} | {r['hops_max']} |\n")
+        f.write(
+            "\nWhat the numbers are: fluid times (busiest link load over its capacity) of plans whose "
+            "paths are all realizable (chains of the network's own routes, copies only at endpoints). "
+            "They leave out what the runtime pays to forward (a copy per chunk at each proxy, per-message "
+            "costs), the I/O nodes' own link to storage, and latency. `io`: every plan is held to the two "
+            "I/O links of each pset, which no path avoids. `disjoint` on mira:N+io must equal mira:N's "
+            "published numbers (bench/results/optimal_speed.md, planner_speed.md): the I/O side changes "
+            "nothing between compute nodes. On the fabrics each endpoint has one cable, so `disjoint` "
+            "(each source feeds 8 destinations) is held to the sources' cables and `random` is where "
+            "routes through the switches collide.\n")
         f.write("\nRegenerate: `.venv/bin/python bench/network_planning.py`\n")
     print(f"wrote {args.out}/network_planning.csv and network_planning.md", file=sys.stderr)
     return 0
