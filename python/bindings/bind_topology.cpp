@@ -74,7 +74,9 @@ void bind_topology(nb::module_& m) {
   m.attr("PSET_NODES") = kPsetNodes;
   m.attr("BRIDGE_OFFSETS") = nb::make_tuple(kBridgeOffsets[0], kBridgeOffsets[1]);
   m.def("parse_network", &parse_network, "spec"_a, "link_bandwidth"_a = kBgqLinkBandwidth,
-        "Parse 'bgq:4x4x4x8x2', 'mira:1024', 'torus:8x8x8' or 'mesh:4x4'.");
+        "Parse 'bgq:4x4x4x8x2', 'mira:1024[+io]', 'torus:8x8x8', 'mesh:4x4' or 'graph:FILE'.");
+  m.def("parse_graph_network", &parse_graph_network, "text"_a, "origin"_a, "spec"_a,
+        "A network from graph-file text (docs/graph-format.md); origin names it in errors.");
 
   nb::class_<RoutingModel>(m, "RoutingModel", "The network's own deterministic route for a pair.")
       .def_prop_ro("name", &RoutingModel::name)
@@ -82,6 +84,11 @@ void bind_topology(nb::module_& m) {
   m.def("make_routing", &make_routing, "name"_a, "network"_a, nb::keep_alive<0, 2>(),
         "Routing model by name ('bgq', 'dor', 'simgrid', 'shortest', 'table') for a network.");
   m.def("routing_names", &routing_names);
+  m.def(
+      "network_to_graph_json",
+      [](const Network& net, const RoutingModel* routing) { return network_to_graph_json(net, routing); }, "network"_a,
+      "routing"_a = nb::none(),
+      "The network as graph-file text, with routing's routes as a forwarding table when given.");
   m.def("bgq_dimension_order", &bgq_dimension_order, "sizes"_a);
 }
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from .. import _core
 from ..evaluate import PlannerOptions, run_planners
 from ..metrics import PlanMetrics
-from ..workload import Workload, pattern_pairs
+from ..workload import Workload, on_endpoints, pattern_pairs
 from . import platform as plat
 from . import smpi
 
@@ -60,7 +60,8 @@ VERIFY_LIMIT = 1 << 30  # bytes moved per call above which buffers are shared (u
 
 def _workload(s: Setup, net) -> Workload:
     routing = _core.make_routing(plat.routing_of(net), net)
-    pairs = pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
+    pairs = on_endpoints(net, pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src,
+                                            s.start_dst, s.seed))
     return Workload(net, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
 
 
