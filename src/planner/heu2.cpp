@@ -1,7 +1,9 @@
 // Heuristic 2 (thesis 5.3.2). The job with the most bytes still unassigned puts one chunk on
-// the candidate whose busiest link currently carries the fewest bytes (ties: the earlier, i.e.
-// shorter, candidate). The chunk size never changes; only a job's last piece may be smaller
+// the candidate whose busiest link currently carries the fewest bytes, in time where link
+// capacities differ (ties: the earlier, i.e. shorter, candidate). The chunk size never changes; only a job's last piece may be smaller
 // (the original let one short remainder shrink the chunk for everybody after it).
+#include <algorithm>
+#include <cmath>
 #include <queue>
 
 #include "common.hpp"
@@ -27,6 +29,12 @@ Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vect
   }
 
   std::vector<Bytes> load(topo.num_links(), 0);
+  // A link's load counts in time: bytes over its capacity, scaled by the widest link so that
+  // where every link is alike (the thesis' networks) the comparison is of whole bytes, exactly
+  // (long double holds every 64-bit count).
+  const double widest = topo.num_links() ? *std::max_element(topo.capacities().begin(), topo.capacities().end()) : 1;
+  std::vector<long double> scale(topo.num_links());
+  for (LinkId l = 0; l < topo.num_links(); ++l) scale[l] = static_cast<long double>(widest) / topo.capacity(l);
   std::vector<std::vector<Bytes>> assigned(jobs.size());
   for (std::size_t j = 0; j < jobs.size(); ++j) assigned[j].assign(candidates.per_job[j].size(), 0);
   Bytes done = 0, next_report = total / 100;
@@ -35,10 +43,10 @@ Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vect
     heap.pop();
     const auto& list = candidates.per_job[j];
     std::size_t best = 0;
-    Bytes best_load = UINT64_MAX;
+    long double best_load = INFINITY;
     for (std::size_t c = 0; c < list.size(); ++c) {
-      Bytes busiest = 0;
-      for (LinkId l : list[c]) busiest = std::max(busiest, load[l]);
+      long double busiest = 0;
+      for (LinkId l : list[c]) busiest = std::max(busiest, load[l] * scale[l]);
       if (busiest < best_load) best = c, best_load = busiest;
     }
     const Bytes piece = std::min(chunk, remaining);

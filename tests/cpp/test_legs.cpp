@@ -9,6 +9,7 @@
 #include "optiq/network_routing.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/plan.hpp"
+#include "optiq/planner.hpp"
 #include "optiq/rng.hpp"
 #include "optiq/routing.hpp"
 
@@ -177,6 +178,30 @@ TEST(Legs, TheValidatorRefusesAWalkNoChainOfRoutesMakes) {
   std::vector<std::size_t> junctions;
   ASSERT_TRUE(leg_junctions(Legs(net, *routing), 0, via3, [](NodeId) { return true; }, junctions));
   EXPECT_EQ(junctions, std::vector<std::size_t>{4});
+}
+
+}  // namespace
+
+namespace {
+
+// heu2 weighs a link's load by its capacity: of two otherwise equal routes, one four times as
+// fast gets four fifths of the bytes.
+TEST(Heu2, LoadsCountInTimeWhereCapacitiesDiffer) {
+  Network::Builder b;
+  for (int i = 0; i < 4; ++i) b.add_vertex(VertexKind::Endpoint);  // 0 -> {1 | 2} -> 3
+  b.add_link(0, 1, 1e9);
+  b.add_link(1, 3, 1e9);
+  b.add_link(0, 2, 4e9);
+  b.add_link(2, 3, 4e9);
+  const Network net = std::move(b).build("diamond", "shortest");
+  const auto routing = make_routing("shortest", net);
+  const std::vector<Job> jobs{{0, 3, 100 << 20}};
+  const Plan plan = plan_heu2(net, *routing, jobs, generate_candidates(net, *routing, jobs, 2), 1 << 20);
+  ASSERT_EQ(plan.jobs[0].paths.size(), 2u);
+  for (const PathShare& share : plan.jobs[0].paths) {
+    const double expected = net.capacity(share.links[0]) == 4e9 ? 0.8 : 0.2;
+    EXPECT_NEAR(static_cast<double>(share.bytes) / (100 << 20), expected, 0.011);
+  }
 }
 
 }  // namespace
