@@ -17,7 +17,7 @@ namespace optiq {
 enum class VertexKind : std::uint8_t {
   Endpoint,  // hosts ranks; may forward in software
   Switch,    // forwards in hardware only; hosts no rank
-  Io,        // an I/O node: an endpoint that runs no application rank by default
+  Io,        // an I/O node: paths start or end here; it runs no application rank and forwards nothing
 };
 const char* kind_name(VertexKind kind);
 
@@ -122,8 +122,10 @@ class Network {
   const std::string& vertex_name(NodeId v) const { return vertex_names_[v]; }
   // Vertices that host application ranks (kind Endpoint), ascending: rank placement uses them.
   const std::vector<NodeId>& endpoints() const { return endpoints_; }
-  // Vertices software forwarding may use (Endpoint and Io).
-  bool forwards_in_software(NodeId v) const { return kinds_[v] != VertexKind::Switch; }
+  // Vertices paths may start and end at (Endpoint and Io): everything but switches. Only
+  // endpoints forward in software (Legs::can_proxy); the relaying charge falls on the
+  // terminals a path passes, never on switches.
+  bool is_terminal(NodeId v) const { return kinds_[v] != VertexKind::Switch; }
 
   int num_links() const { return static_cast<int>(src_.size()); }
   bool has_link(LinkId l) const { return l >= 0 && l < num_links(); }

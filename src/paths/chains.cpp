@@ -67,7 +67,7 @@ class ChainPricer {
         phys_(net_.num_vertices()) {}
 
   // Weight of passing vertex v without it being an end: its node weight unless it is a switch.
-  double pass(NodeId v) const { return nw_.empty() || !net_.forwards_in_software(v) ? 0.0 : nw_[v]; }
+  double pass(NodeId v) const { return nw_.empty() || !net_.is_terminal(v) ? 0.0 : nw_[v]; }
 
   // The default route from `at` to terminal index t: links plus the endpoints it passes.
   double leg_cost(NodeId at, int t, int* hops) const {

@@ -42,7 +42,7 @@ void Legs::build_tables() {
   const int n = net_.num_vertices();
   terminal_of_.assign(n, -1);
   for (NodeId v = 0; v < n; ++v)
-    if (net_.forwards_in_software(v)) terminal_of_[v] = static_cast<int>(terminals_.size()), terminals_.push_back(v);
+    if (net_.is_terminal(v)) terminal_of_[v] = static_cast<int>(terminals_.size()), terminals_.push_back(v);
   const long long entries = static_cast<long long>(terminals_.size()) * n;
   if (entries > kMaxTableEntries)
     throw Error("network '" + net_.spec() + "' has switches, so its realizable paths come from one next-link table " +

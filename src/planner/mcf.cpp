@@ -74,7 +74,7 @@ class Loads {
   void add(const LinkPath& p, double x) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       link_[p[i]] += x;
-      if (fwd_cap_ > 0 && i > 0 && topo_.forwards_in_software(topo_.link_src(p[i]))) node_[topo_.link_src(p[i])] += x;
+      if (fwd_cap_ > 0 && i > 0 && topo_.is_terminal(topo_.link_src(p[i]))) node_[topo_.link_src(p[i])] += x;
     }
   }
   double capacity(LinkId l) const { return cap_[l]; }  // 0 for slots without a link
@@ -95,7 +95,7 @@ class Loads {
     for (std::size_t i = 0; i < p.size(); ++i) {
       const double c = cap_[p[i]], g = link_g(p[i]);
       d += g / c, h += g / (c * c);
-      if (fwd_cap_ > 0 && i > 0 && topo_.forwards_in_software(topo_.link_src(p[i]))) {  // switches relay in hardware
+      if (fwd_cap_ > 0 && i > 0 && topo_.is_terminal(topo_.link_src(p[i]))) {  // switches relay in hardware
         const double gv = node_g(topo_.link_src(p[i]));
         d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
       }
@@ -234,7 +234,7 @@ McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::
           scale += g;
         }
       for (std::size_t v = 0; v < node_w.size(); ++v) {
-        if (!topo.forwards_in_software(static_cast<NodeId>(v))) continue;  // a switch costs no copy
+        if (!topo.is_terminal(static_cast<NodeId>(v))) continue;  // a switch costs no copy
         const double g = quantise(loads.node_g(static_cast<NodeId>(v)));
         node_w[v] = g / loads.forward_capacity();
         scale += g;

@@ -12,7 +12,7 @@ std::vector<LinkId> RoutingModel::next_links(NodeId dst) const {
   const Network& net = network();
   std::vector<LinkId> next(net.num_vertices(), -1);
   for (NodeId s = 0; s < net.num_vertices(); ++s) {
-    if (s == dst || !net.forwards_in_software(s)) continue;
+    if (s == dst || !net.is_terminal(s)) continue;
     NodeId at = s;
     for (LinkId l : route(s, dst)) {
       if (next[at] >= 0 && next[at] != l)

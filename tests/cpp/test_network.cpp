@@ -108,7 +108,7 @@ TEST(Network, DefaultNamesNumberParallelLinksAndTheDigestSeesTheWiring) {
   EXPECT_EQ(n.link_named("0-1#1"), 1);
   EXPECT_EQ(n.link_named("1-0#1"), -1);
   EXPECT_EQ(n.endpoints(), (std::vector<NodeId>{0, 2}));
-  EXPECT_FALSE(n.forwards_in_software(1));
+  EXPECT_FALSE(n.is_terminal(1));
   EXPECT_EQ(n.diameter(), 2);
   EXPECT_EQ(n.hop_distance(0, 2), 2);
   EXPECT_EQ(n.digest().size(), 16u);
