@@ -115,19 +115,24 @@ class ChainPricer {
       const NodeId at = terms[u];
       if (at != src && !legs_.can_proxy(at)) continue;
       const double base = g_[u] + (at == src ? 0.0 : pass(at));
-      for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
+      auto relax = [&](int w) {
         const NodeId x = terms[w];
-        if (w == u || s.settled(w) || (w != tt && !legs_.can_proxy(x)) || legs_.next(w, at) < 0) continue;
+        if (w == u || s.settled(w) || (w != tt && !legs_.can_proxy(x)) || legs_.next(w, at) < 0) return;
         const double hx = h(x);
-        if (hx == kInf) continue;
+        // No chain through x can beat the best one to the destination found so far: skip the
+        // walk along the leg (the heuristic is consistent, so nothing beyond x can either).
+        if (hx == kInf || base + hx > g_[tt]) return;
         int leg_hops = 0;
         const double g = base + leg_cost(at, w, &leg_hops);
         const int hops = hops_[u] + leg_hops;
         if (g_[w] == kInf) touched_.push_back(w);
-        else if (!(g < g_[w] || (g == g_[w] && hops < hops_[w]))) continue;
+        else if (!(g < g_[w] || (g == g_[w] && hops < hops_[w]))) return;
         g_[w] = g, hops_[w] = hops;
         s.offer(w, OverlayKey{g + hx, hops}, u);
-      }
+      };
+      relax(tt);  // first: its cost bounds what the other legs may cost
+      for (int w = 0; w < static_cast<int>(terms.size()); ++w)
+        if (w != tt) relax(w);
     }
     double cost = kInf;
     if (s.settled(tt)) {
