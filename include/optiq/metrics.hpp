@@ -30,4 +30,9 @@ std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo)
 
 Metrics compute_metrics(const Plan& plan, const Network& topo);
 
+// Bytes every vertex copies when the runtime executes the plan with a rank on every endpoint:
+// each path's bytes at each of its junctions (include/optiq/legs.hpp), where software forwards;
+// not at the vertices a leg crosses in hardware. Index = vertex id.
+std::vector<Bytes> copy_loads(const Plan& plan, const Network& topo);
+
 }  // namespace optiq

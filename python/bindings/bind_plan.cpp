@@ -55,6 +55,8 @@ void bind_plan(nb::module_& m) {
       .def_ro("predicted_seconds", &Metrics::predicted_seconds)
       .def_ro("predicted_throughput", &Metrics::predicted_throughput);
   m.def("compute_metrics", &compute_metrics, "plan"_a, "topology"_a);
+  m.def("copy_loads", &copy_loads, "plan"_a, "topology"_a,
+        "Bytes each vertex copies running the plan with a rank on every endpoint (its junctions).");
   m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link (index = link id).");
   m.def("link_path_counts", &link_path_counts, "plan"_a, "topology"_a);
 

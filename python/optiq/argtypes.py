@@ -107,6 +107,15 @@ def bandwidth(text: str) -> float:
     return real(*BANDWIDTH)(text)
 
 
+def bandwidth_or_inf(text: str) -> float:
+    """A bandwidth, or ``inf`` for a cost that is not charged at all.
+
+    >>> bandwidth_or_inf("inf")
+    inf
+    """
+    return math.inf if text.strip().lower() == "inf" else bandwidth(text)
+
+
 def latency(text: str) -> float:
     """Seconds per link, from zero to one second."""
     return real(*LATENCY)(text)

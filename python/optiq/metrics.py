@@ -54,33 +54,45 @@ class PlanMetrics:
     network : optiq.Network
     forward_bandwidth : float, optional
         Bytes/s a node can relay for others; ``None`` for unlimited (links alone).
+    copy_bandwidth : float, optional
+        Bytes/s at which the runtime's forwarders copy (a simulation charges it, see
+        docs/simulation.md): each node's copied bytes (:func:`optiq.copy_loads`, at the junctions
+        of its paths only) take that long; ``None`` for free copies.
 
     Attributes
     ----------
     relay_bytes_max : int or None
         Most bytes one node relays (``None`` when relaying is unlimited).
+    copy_bytes_max : int or None
+        Most bytes one node copies (``None`` when copies are free).
     predicted_seconds : float
-        The busiest link's time, or the busiest relaying node's if that is longer.
+        The busiest link's time, or the busiest relaying or copying node's if that is longer.
 
     Every other attribute is the core's metric of the same name.
     """
 
-    def __init__(self, plan: _core.Plan, network: _core.Network, forward_bandwidth: float | None = None):
+    def __init__(self, plan: _core.Plan, network: _core.Network, forward_bandwidth: float | None = None,
+                 copy_bandwidth: float | None = None):
         self._core = _core.compute_metrics(plan, network)
         self.forward_bandwidth = forward_bandwidth
+        self.copy_bandwidth = copy_bandwidth
         self.relay_bytes_max = None
+        self.copy_bytes_max = None
         self.predicted_seconds = self._core.predicted_seconds
         if forward_bandwidth is not None:
             relayed = relay_loads(plan, network)
             self.relay_bytes_max = int(relayed.max()) if len(relayed) else 0
             self.predicted_seconds = max(self.predicted_seconds, self.relay_bytes_max / forward_bandwidth)
+        if copy_bandwidth is not None:
+            self.copy_bytes_max = max(_core.copy_loads(plan, network), default=0)
+            self.predicted_seconds = max(self.predicted_seconds, self.copy_bytes_max / copy_bandwidth)
 
     def __getattr__(self, name):
         return getattr(self._core, name)
 
     @property
     def predicted_throughput(self) -> float:
-        if self.forward_bandwidth is None:
+        if self.forward_bandwidth is None and self.copy_bandwidth is None:
             return self._core.predicted_throughput
         return self.total_bytes / self.predicted_seconds if self.predicted_seconds > 0 else 0.0
 

@@ -1,6 +1,9 @@
 #include <algorithm>
 
 #include "optiq/metrics.hpp"
+#include "optiq/legs.hpp"
+#include "optiq/paths.hpp"
+#include "optiq/routing.hpp"
 
 namespace optiq {
 
@@ -50,6 +53,20 @@ Metrics compute_metrics(const Plan& plan, const Network& topo) {
   m.paths_per_link_avg = m.links_used ? static_cast<double>(count_sum) / m.links_used : 0.0;
   m.predicted_throughput = m.predicted_seconds > 0 ? static_cast<double>(m.total_bytes) / m.predicted_seconds : 0.0;
   return m;
+}
+
+std::vector<Bytes> copy_loads(const Plan& plan, const Network& topo) {
+  const auto routing = make_routing(plan.routing, topo);
+  const Legs legs(topo, *routing);
+  std::vector<Bytes> copied(topo.num_vertices(), 0);
+  std::vector<std::size_t> junctions;
+  for (const JobPlan& jp : plan.jobs)
+    for (const PathShare& share : jp.paths) {
+      if (share.bytes == 0 || share.links.empty()) continue;
+      leg_junctions(legs, jp.job.src, share.links, [&](NodeId v) { return legs.can_proxy(v); }, junctions);
+      for (std::size_t j : junctions) copied[topo.link_src(share.links[j])] += share.bytes;
+    }
+  return copied;
 }
 
 }  // namespace optiq

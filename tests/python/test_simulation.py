@@ -151,3 +151,42 @@ def test_p2p_baseline_takes_the_simulated_time_of_mpi_alltoallv(optiq_cli):
         assert mpi["mpi_call"] == {"alltoallv": "MPI_Alltoallv", "p2p": "MPI_Isend/MPI_Irecv"}[call]
         times[call] = mpi["simulated_seconds"]
     assert times["p2p"] == pytest.approx(times["alltoallv"], rel=0.01)
+
+
+def test_copies_are_charged_at_junctions_only():
+    """The runtime copies where a path's default-route legs meet, not at every node it crosses."""
+    net = _core.parse_network("torus:4x4")
+    straight = [net.link_named("0:B+"), net.link_named("1:B+")]                       # 0 -> 1 -> 2: one leg
+    turning = [net.link_named("0:B+"), net.link_named("1:A+")]                        # 0 -> 1 -> 5: dor goes A first
+    plan = _core.Plan(net.spec, "dor", "x", [_core.JobPlan(_core.Job(0, 2, 7), [_core.PathShare(straight, 7)]),
+                                             _core.JobPlan(_core.Job(0, 5, 9), [_core.PathShare(turning, 9)])])
+    copied = _core.copy_loads(plan, net)
+    assert copied[1] == 9 and sum(copied) == 9
+
+
+def test_charged_copies_slow_forwarding_plans_as_predicted(optiq_cli):
+    planner = "heu2"
+
+    def run(*extra):
+        out = optiq_cli("simulate", "--topology", "torus:4x4x2", "--pattern", "disjoint", "--bytes", "256KiB",
+                        "--planner", planner, "--json", *extra)
+        return {x["planner"]: x for x in json.loads(out.stdout)["results"]}
+
+    free, slow = run(), run("--copy-bandwidth", "1e8")
+    assert free[planner]["forwarded_bytes"] > 0
+    # The MPI baseline forwards nothing: copies cost it nothing.
+    assert slow["mpi_alltoallv"]["simulated_seconds"] == pytest.approx(free["mpi_alltoallv"]["simulated_seconds"])
+    # Copy-bound at 100 MB/s: the plan takes as long as its busiest copier, as predicted.
+    assert slow[planner]["simulated_seconds"] > 5 * free[planner]["simulated_seconds"]
+    assert slow[planner]["simulated_seconds"] == pytest.approx(slow[planner]["predicted_seconds"], rel=0.1)
+    assert run("--copy-bandwidth", "inf")[planner]["simulated_seconds"] == pytest.approx(
+        free[planner]["simulated_seconds"])
+
+
+def test_message_overhead_is_charged_per_message(optiq_cli):
+    def optiq_seconds(*extra):
+        out = optiq_cli("simulate", "--topology", "torus:4x4x2", "--pattern", "disjoint", "--bytes", "64KiB",
+                        "--planner", "heu2", "--chunk", "4KiB", "--json", *extra)
+        return {x["planner"]: x for x in json.loads(out.stdout)["results"]}["heu2"]["simulated_seconds"]
+
+    assert optiq_seconds("--message-overhead", "1e-4") > optiq_seconds() + 1e-3  # dozens of chunks per rank

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..argtypes import bandwidth, byte_size, integer, latency, size_spec, timeout
+from ..argtypes import bandwidth, bandwidth_or_inf, byte_size, integer, latency, size_spec, timeout
 from ..evaluate import check_planner_names
 from ..progress import Progress
 from ..simulation.experiment import MPI, Setup, simulate
@@ -14,6 +14,7 @@ EXAMPLES = """examples:
   optiq simulate --topology bgq:2x2x4x4x2 --pattern disjoint --bytes 1MiB
   optiq simulate --topology mira:1024 --pattern overlap --bytes 8MiB --planner default,heu2,mcf --json
   optiq simulate --topology mira:512 --pattern subset --bytes 256KiB --planner heu2 --transport rma --chunk 32KiB
+  optiq simulate --topology mira:512 --planner heu2,mcf --copy-bandwidth 9.98e9 --message-overhead 2e-6
 
 The simulated machine is SimGrid's torus with the topology's shape: routes follow the core's
 'simgrid' model (dimension order of BG/Q, SimGrid's tie rule; see docs/simulation.md), size-2
@@ -53,6 +54,13 @@ def register(subparsers) -> None:
                     help="pairs below this go direct, unplanned (default: %(default)s)")
     rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
                     help="forwarding memory per rank (default: %(default)s)")
+    cost = p.add_argument_group("CPU costs charged in simulated time (docs/simulation.md)")
+    cost.add_argument("--copy-bandwidth", type=bandwidth_or_inf, default=float("inf"), metavar="BYTES_PER_S",
+                      help="bytes/s a forwarding rank copies each relayed chunk at; predictions charge a node's "
+                           "relayed bytes at it too (default: inf, copies are free)")
+    cost.add_argument("--message-overhead", type=latency, default=0.0, metavar="SECONDS",
+                      help="CPU seconds per message sent, every message of every run, MPI_Alltoallv's "
+                           "included (SMPI's smpi/os; default: 0)")
     rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="N",
                     help="data messages a rank keeps in flight (default: %(default)s)")
     meas = p.add_argument_group("measurement")
@@ -84,7 +92,8 @@ def setup_from(args) -> Setup:
                  max_inflight=args.max_inflight,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
-                 options=planner_options(args), plans_dir=args.plans_dir)
+                 options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,
+                 message_overhead=args.message_overhead)
 
 
 def report(setup: Setup, results: list) -> None:

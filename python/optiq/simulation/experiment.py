@@ -11,6 +11,7 @@ plan, as the runtime sends them.
 from __future__ import annotations
 
 import hashlib
+import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,12 @@ class Setup:
     mpi_call: str = "auto"         # alltoallv, p2p, or auto: MPI_Alltoallv up to P2P_ABOVE ranks
     options: PlannerOptions = field(default_factory=PlannerOptions)
     plans_dir: str | None = None   # where to keep the executed plan files (default: a temporary directory)
+    copy_bandwidth: float = math.inf  # bytes/s a forwarder copies at, charged in simulated time (inf: free)
+    message_overhead: float = 0.0     # seconds charged per message sent (SMPI's smpi/os)
+
+    def charged_copy_bandwidth(self) -> float | None:
+        """The copy rate predictions charge, as the simulation does (None: copies are free)."""
+        return None if math.isinf(self.copy_bandwidth) else self.copy_bandwidth
 
 
 # Above this many ranks the baseline posts MPI_Alltoallv's non-empty messages itself: SMPI's
@@ -89,7 +96,8 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
         plan = results[name].plan
         if name != "default":
             plan = _with_threshold(plan, results["default"].plan, threshold)
-        out[name] = (plan, PlanMetrics(plan, net, s.options.forward_bandwidth), results[name].seconds)
+        out[name] = (plan, PlanMetrics(plan, net, s.options.forward_bandwidth, s.charged_copy_bandwidth()),
+                     results[name].seconds)
     return out
 
 
@@ -113,7 +121,8 @@ def write_plans(plans: dict, net, directory: Path) -> dict:
         _core.save_plan(plan, net, str(path))
         data = path.read_bytes()
         read = _core.plan_from_json(data.decode("utf-8"), str(path))
-        out[name] = (path, PlanMetrics(read, net, metrics.forward_bandwidth), hashlib.sha256(data).hexdigest())
+        out[name] = (path, PlanMetrics(read, net, metrics.forward_bandwidth, metrics.copy_bandwidth),
+                     hashlib.sha256(data).hexdigest())
     return out
 
 
@@ -155,7 +164,8 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
                 extra += ["--only", "mpi"] + (["--mpi-p2p"] if p2p else [])
             else:
                 extra += ["--only", "optiq"]
-            r = smpi.run_driver(ranks, platform, hosts, base + extra, s.timeout)
+            r = smpi.run_driver(ranks, platform, hosts, base + extra, s.timeout,
+                                smpi.cpu_cost_settings(s.copy_bandwidth, s.message_overhead))
             _check_executed(r, path, metrics)
             key = "mpi_alltoallv_seconds" if name == MPI else "optiq_seconds"
             seconds = r[key]["median"]

@@ -25,6 +25,7 @@ The model settings, and why (docs/simulation.md has the longer story):
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -82,15 +83,31 @@ def smpirun() -> str:
     return exe
 
 
-def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeout: float) -> dict:
-    """Runs the SMPI driver on ``np`` simulated ranks; returns its JSON document plus ``wall_seconds``."""
+def cpu_cost_settings(copy_bandwidth: float = math.inf, message_overhead: float = 0.0) -> tuple:
+    """(SMPI settings, environment) that charge the CPU costs of a run in simulated time.
+
+    ``copy_bandwidth``: bytes/s at which a forwarding rank copies each chunk it relays, charged
+    by the runtime as computation on its host (inf: free). ``message_overhead``: seconds every
+    rank spends per message it sends, SMPI's ``smpi/os`` (every message: the MPI baseline's too).
+    """
+    settings = [f"smpi/os:0:{message_overhead:.9g}:0"] if message_overhead > 0 else []
+    env = {"OPTIQ_SIM_COPY_BANDWIDTH": "inf" if math.isinf(copy_bandwidth) else f"{copy_bandwidth:.9g}"}
+    return settings, env
+
+
+def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeout: float,
+               costs: tuple = ((), {})) -> dict:
+    """Runs the SMPI driver on ``np`` simulated ranks; returns its JSON document plus ``wall_seconds``.
+    ``costs``: :func:`cpu_cost_settings` (default: none charged)."""
+    settings, cost_env = costs
     cmd = [smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hostfile)]
-    cmd += [f"--cfg={setting}" for setting in MODEL_SETTINGS]
+    cmd += [f"--cfg={setting}" for setting in list(MODEL_SETTINGS) + list(settings)]
     cmd += ["--log=root.thres:warning", str(smpi_driver())] + list(driver_args)
     start = time.perf_counter()
     try:
         # Unchecked runs share forwarding slots between simulated ranks too (slot_pool.hpp).
-        env = {**os.environ, "OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
+        env = {**os.environ, **cost_env,
+               "OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
                               stdin=subprocess.DEVNULL, env=env)
     except subprocess.TimeoutExpired:

@@ -1,5 +1,7 @@
 #include "engine.hpp"
 
+#include "cpu_costs.hpp"
+
 #include <sched.h>
 
 #include <algorithm>
@@ -180,6 +182,7 @@ bool Engine::issue_forward() {
     const Held h = q.chunks.front();
     q.chunks.pop_front();
     const ForwardEntry& f = s_.forwards[h.entry];
+    charge_copy(h.len);  // in a simulation: the copy through this rank's slot
     t_.send({f.next, f.tag_out, slot, h.index, h.index * f.chunk, t_.slot(h.slot), h.len,
              static_cast<std::uint64_t>(h.slot) + 1});
     --queued_;
