@@ -59,8 +59,8 @@ def register(subparsers) -> None:
                       help="bytes/s a forwarding rank copies each relayed chunk at; predictions charge a node's "
                            "relayed bytes at it too (default: inf, copies are free)")
     cost.add_argument("--message-overhead", type=latency, default=0.0, metavar="SECONDS",
-                      help="CPU seconds per message sent, every message of every run, MPI_Alltoallv's "
-                           "included (SMPI's smpi/os; default: 0)")
+                      help="CPU seconds per message sent, MPI_Alltoallv's included (SMPI's smpi/os, which "
+                           "SMPI applies to messages below 64 KiB only; default: 0)")
     rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="N",
                     help="data messages a rank keeps in flight (default: %(default)s)")
     meas = p.add_argument_group("measurement")

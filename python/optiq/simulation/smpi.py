@@ -87,8 +87,9 @@ def cpu_cost_settings(copy_bandwidth: float = math.inf, message_overhead: float 
     """(SMPI settings, environment) that charge the CPU costs of a run in simulated time.
 
     ``copy_bandwidth``: bytes/s at which a forwarding rank copies each chunk it relays, charged
-    by the runtime as computation on its host (inf: free). ``message_overhead``: seconds every
-    rank spends per message it sends, SMPI's ``smpi/os`` (every message: the MPI baseline's too).
+    by the runtime as computation on its host (inf: free). ``message_overhead``: seconds a rank
+    spends per message it sends, SMPI's ``smpi/os`` (the MPI baseline's too; SMPI charges it to
+    messages below its eager threshold, 64 KiB, only).
     """
     settings = [f"smpi/os:0:{message_overhead:.9g}:0"] if message_overhead > 0 else []
     env = {"OPTIQ_SIM_COPY_BANDWIDTH": "inf" if math.isinf(copy_bandwidth) else f"{copy_bandwidth:.9g}"}

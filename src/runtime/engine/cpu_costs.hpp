@@ -4,8 +4,8 @@
 // runtime's own work costs nothing unless charged (smpi/simulate-computation is off: 1,024
 // simulated ranks share one host), which flatters every plan that forwards. The SMPI build
 // therefore charges each forwarded chunk's copy at a stated copy bandwidth, as computation on
-// the rank's simulated host. Per-message costs are SMPI's own (smpi/os, smpi/or: charged to
-// every message, MPI_Alltoallv's included). See docs/simulation.md.
+// the rank's simulated host. Per-message costs are SMPI's own (smpi/os, for MPI_Alltoallv's
+// messages too; SMPI charges it below 64 KiB only). See docs/simulation.md.
 #pragma once
 
 #include "optiq/types.hpp"
