@@ -78,6 +78,9 @@ typedef struct optiq_stats {
   unsigned long long slot_bytes_lent;   /* most slot memory lent in one operation */
   unsigned long long held_bytes_peak;   /* most bytes held in forwarding slots at once */
   unsigned long long reserved_bytes;    /* forwarding memory the transport holds (<= budget) */
+  unsigned long long early_starts;      /* cache hits whose bytes began to move before the ranks had agreed
+                                           (this rank's part repeated the last call's and is direct) */
+  unsigned long long early_starts_withdrawn; /* early starts the agreement undid (a peer's part changed) */
 } optiq_stats;
 
 /* Fills *options with the defaults above. */
@@ -100,7 +103,10 @@ const char *optiq_status_name(int status);
  * MPI_IN_PLACE, as in MPI_Alltoallv: each rank sends peer p the recvcounts[p] elements of
  * recvtype at rdispls[p] in recvbuf, which then receive what p sends (so recvcounts must be
  * symmetric across ranks); sendcounts, sdispls and sendtype are ignored, and optiq keeps a
- * copy of the outgoing bytes until the operation completes. recvbuf may not be MPI_IN_PLACE. */
+ * copy of the outgoing bytes until the operation completes. recvbuf may not be MPI_IN_PLACE.
+ * After an error the receive regions hold undefined bytes, as after MPI_Alltoallv's: a call
+ * repeating the last call's pattern may start writing them before every rank has checked its
+ * arguments. Nothing outside the regions the arguments name is ever written. */
 int optiq_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx);
 

@@ -111,15 +111,10 @@ struct PatternShape {
   bool self = true;      // ranks may send to themselves
 };
 
-inline Exchange make_exchange(std::uint64_t seed, int rank, int size, int elem, const PatternShape& shape) {
-  optiq::Rng rng(seed);
-  std::vector<std::vector<int>> count(size, std::vector<int>(size, 0));
-  for (int s = 0; s < size; ++s)
-    for (int d = 0; d < size; ++d) {
-      const bool on = rng.unit() < shape.density && (shape.self || s != d);
-      const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(shape.max_count) + 1));
-      count[s][d] = on ? c : 0;
-    }
+// Rank `rank`'s side of the pattern count[source][destination], with displacements drawn from
+// `seed` (they differ between calls of one pattern when the seed does).
+inline Exchange exchange_from(const std::vector<std::vector<int>>& count, std::uint64_t seed, int rank, int elem) {
+  const int size = static_cast<int>(count.size());
   Exchange x;
   x.elem = elem;
   auto layout = [&](std::uint64_t salt, const std::vector<int>& counts, std::vector<int>* displs,
@@ -143,6 +138,22 @@ inline Exchange make_exchange(std::uint64_t seed, int rank, int size, int elem, 
   layout(1, x.scounts, &x.sdispls, &x.send_elems);
   layout(2, x.rcounts, &x.rdispls, &x.recv_elems);
   return x;
+}
+
+inline std::vector<std::vector<int>> random_counts(optiq::Rng& rng, int size, const PatternShape& shape) {
+  std::vector<std::vector<int>> count(size, std::vector<int>(size, 0));
+  for (int s = 0; s < size; ++s)
+    for (int d = 0; d < size; ++d) {
+      const bool on = rng.unit() < shape.density && (shape.self || s != d);
+      const int c = static_cast<int>(rng.below(static_cast<std::uint64_t>(shape.max_count) + 1));
+      count[s][d] = on ? c : 0;
+    }
+  return count;
+}
+
+inline Exchange make_exchange(std::uint64_t seed, int rank, int size, int elem, const PatternShape& shape) {
+  optiq::Rng rng(seed);
+  return exchange_from(random_counts(rng, size, shape), seed, rank, elem);
 }
 
 constexpr unsigned char kCanary = 0x5A;

@@ -101,18 +101,43 @@ int start(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Da
     });
     mine.code = local.code;
     mine.message = local.message;
+    buffers.send = in_place ? staged.data() : static_cast<const char*>(sendbuf);
+    buffers.recv = static_cast<char*>(recvbuf);
     const auto t0 = std::chrono::steady_clock::now();
+    rt::PatternVote vote(c, mine);
+    rt::LastCall& last = ctx->last;
+    const bool early =
+        ctx->use_cache && local.code == 0 && ctx->transport->starts_early() && last.may_start_early(vote);
+    vote.start(early);
+    std::unique_ptr<optiq_request> req;
+    if (early) req = rt::start_operation(ctx, last.schedule, buffers, std::move(staged));
+    vote.wait();
+    if (req && last.confirmed_by(vote)) {
+      ctx->stats.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ++ctx->stats.plan_cache_hits;
+      ++ctx->stats.early_starts;
+      *request = req.release();
+      return;
+    }
+    if (vote.early_starts() && !last.confirmed_by(vote)) {
+      if (req) {
+        staged = std::move(req->staged);  // buffers.send still points into it
+        req.reset();
+        ++ctx->stats.early_starts_withdrawn;
+      }
+      ctx->transport->withdraw(early);
+    }
+    last = {};
     bool hit = false;
-    auto schedule = rt::agree_pattern(c, mine, ctx->use_cache ? &ctx->cache : nullptr,
-                                      [&](const auto& sends, const auto& recvs) {
-                                        return rt::schedule_jobs(ctx->setup, rt::match_pattern(sends, recvs));
-                                      },
-                                      &hit);
+    auto schedule = rt::settle_pattern(c, mine, vote, ctx->use_cache ? &ctx->cache : nullptr,
+                                       [&](const auto& sends, const auto& recvs) {
+                                         return rt::schedule_jobs(ctx->setup, rt::match_pattern(sends, recvs));
+                                       },
+                                       &hit);
+    last = {vote.key(), vote.digest(), schedule};
     ctx->stats.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (hit) ++ctx->stats.plan_cache_hits;
     else ++ctx->stats.plans_made;
-    buffers.send = in_place ? staged.data() : static_cast<const char*>(sendbuf);
-    buffers.recv = static_cast<char*>(recvbuf);
     *request = rt::start_operation(ctx, std::move(schedule), std::move(buffers), std::move(staged)).release();
   });
 }

@@ -25,6 +25,7 @@ struct optiq_context {
   optiq::rt::EngineOptions engine;
   std::unique_ptr<optiq::rt::Transport> transport;
   optiq::rt::PlanCache cache;
+  optiq::rt::LastCall last;  // the same on every rank, but for each rank's own schedule
   optiq_stats stats{};
   optiq_request* active = nullptr;
 };

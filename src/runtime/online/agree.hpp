@@ -47,9 +47,50 @@ class PlanCache {
 using Schedules = std::function<std::vector<RankSchedule>(const std::vector<std::vector<PeerBytes>>& sends,
                                                           const std::vector<std::vector<PeerBytes>>& recvs)>;
 
-// Collective: checks the contributions, reuses a cached schedule when every rank's part is
-// the same as before, else gathers the pattern on rank 0, which plans it. *cache_hit tells which.
-std::shared_ptr<const RankSchedule> agree_pattern(const Comms& comms, const LocalPattern& mine, PlanCache* cache,
-                                                  const Schedules& make, bool* cache_hit);
+// The first collective step of an alltoallv, started without waiting: one small non-blocking
+// allreduce folds every rank's verdict and the digest of its part into a key. A rank may move
+// data while it completes (an early start, see optiq_context::last); the vote counts those ranks.
+class PatternVote {
+ public:
+  PatternVote(const Comms& comms, const LocalPattern& mine);
+  void start(bool early_start);
+  PatternVote(const PatternVote&) = delete;
+  PatternVote& operator=(const PatternVote&) = delete;
+  ~PatternVote();
+  void wait();
+  // After wait(): the same on every rank.
+  std::vector<std::uint64_t> key() const { return {sum_[0], sum_[1]}; }
+  bool failed() const { return sum_[2] != 0; }
+  bool early_starts() const { return sum_[3] != 0; }
+  // This rank's own part, comparable between calls.
+  std::pair<std::uint64_t, std::uint64_t> digest() const { return {mine_[0], mine_[1]}; }
+  const std::uint64_t* contribution() const { return mine_; }
+
+ private:
+  std::uint64_t mine_[5];  // digests, sends, receives, verdict (the slow path gathers these)
+  std::uint64_t sum_[4];   // key, failed ranks, early starts
+  MPI_Comm comm_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
+};
+
+// The last alltoallv a context completed: the key it was agreed on, this rank's digest of its
+// own part and its schedule. A rank whose part repeats and whose schedule is direct (it
+// forwards nothing and sends nothing through a forwarder) starts that schedule at once,
+// without waiting for the vote; the vote then confirms it (same key, no failure) or every rank
+// withdraws what started early.
+struct LastCall {
+  std::vector<std::uint64_t> key;
+  std::pair<std::uint64_t, std::uint64_t> digest{};
+  std::shared_ptr<const RankSchedule> schedule;
+  bool may_start_early(const PatternVote& vote) const;
+  bool confirmed_by(const PatternVote& vote) const { return schedule && !vote.failed() && vote.key() == key; }
+};
+
+// Collective, after the vote: reuses a cached schedule when every rank's part is the same as
+// before, else gathers the pattern on rank 0, which plans it. *cache_hit tells which. Raises
+// the lowest failing rank's error on every rank when any rank failed its checks.
+std::shared_ptr<const RankSchedule> settle_pattern(const Comms& comms, const LocalPattern& mine,
+                                                   const PatternVote& vote, PlanCache* cache, const Schedules& make,
+                                                   bool* cache_hit);
 
 }  // namespace optiq::rt

@@ -25,6 +25,29 @@ class Requests {
     for (std::size_t i = 0; i < requests_.size(); ++i) w.add(&requests_[i], &early_[i]);
   }
 
+  // Cancels every request still pending and completes all of them: done(note, status,
+  // cancelled) for each; a request that had already matched completes as usual.
+  template <class F>
+  void cancel_all(F&& done) {
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      MPI_Status st = early_[i].status;
+      int cancelled = 0;
+      if (!early_[i].done && requests_[i] != MPI_REQUEST_NULL) {
+        MPI_Cancel(&requests_[i]);
+        MPI_Wait(&requests_[i], &st);
+        MPI_Test_cancelled(&st, &cancelled);
+      }
+      done(notes_[i], st, cancelled != 0);
+    }
+    forget();
+  }
+
+  // Waits for every request.
+  void wait_all() {
+    for (MPI_Request& r : requests_) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    forget();
+  }
+
   // Forgets every completed request, then calls done(note, status) for each (done may add).
   template <class F>
   void test(F&& done) {
@@ -55,6 +78,12 @@ class Requests {
   }
 
  private:
+  void forget() {
+    requests_.clear();
+    notes_.clear();
+    early_.clear();
+  }
+
   std::vector<MPI_Request> requests_;
   std::vector<Note> notes_;
   std::vector<Early> early_;

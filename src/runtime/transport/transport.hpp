@@ -99,6 +99,15 @@ class Transport {
   // as credit messages once its slots are free for this operation (one-sided puts would
   // otherwise land in slots a rank still forwards from in the previous operation).
   virtual bool announces_initial_credits() const = 0;
+
+  // Early starts. A rank may begin an operation before the ranks have agreed on it when its
+  // part of the schedule is direct (no forwarding, no slots): if the agreement then picks
+  // the same schedule, the operation simply goes on. Else every rank calls withdraw(), a
+  // collective over comms.ctrl, which completes or discards every message started early
+  // (`started`: this rank began an operation since the last one ended) and leaves the
+  // transport idle, with no message of the withdrawn operation left anywhere.
+  virtual bool starts_early() const { return false; }
+  virtual void withdraw(bool started) = 0;
 };
 
 // Both are created collectively over comms.ctrl at context creation.

@@ -33,6 +33,8 @@ class P2P final : public Transport {
     upstream_.clear();
     arrived_.clear();
     finals_.clear();
+    sent_to_.assign(comms_.size, 0);
+    received_from_.assign(comms_.size, 0);
     for (const RecvFlow& r : s.recvs) {
       finals_.push_back({b.recv_at(r.src, r.offset), r.bytes, r.chunk, (r.bytes + r.chunk - 1) / r.chunk, 0,
                          r.upstream, r.tag});
@@ -57,6 +59,7 @@ class P2P final : public Transport {
     MPI_Request r;
     MPI_Isend(c.data, static_cast<int>(c.len), MPI_BYTE, c.peer, c.tag, c.slot >= 0 ? comms_.fwd : comms_.data, &r);
     sends_.add(r, c.cookie);
+    if (c.slot < 0) ++sent_to_[c.peer];
   }
 
   void credit(Rank peer, std::int32_t cls, std::int32_t slot) override { credits_.push(peer, {cls, slot}); }
@@ -82,6 +85,7 @@ class P2P final : public Transport {
       MPI_Get_count(&st, MPI_BYTE, &len);
       if (static_cast<Bytes>(len) != note.second) fatal(comms_, "a chunk arrived shorter than its flow's layout");
       ++ev.delivered;
+      ++received_from_[finals_[note.first].upstream];
       post_final(note.first);
     });
     sends_.test([&](std::uint64_t cookie, const MPI_Status&) { ev.sent.push_back(cookie); });
@@ -110,6 +114,44 @@ class P2P final : public Transport {
   Bytes reserved() const override { return pool_.size(); }
   // A send can only land in a receive posted for this operation, so initial credits are safe.
   bool announces_initial_credits() const override { return false; }
+
+  // A peer that starts early sends on the data communicator only, with the tags the agreed
+  // schedule would use: if the agreement confirms the schedule, late peers' receives match
+  // these sends (and early receives their sends) exactly as in an operation begun together.
+  bool starts_early() const override { return true; }
+
+  void withdraw(bool started) override {
+    const auto n = static_cast<std::size_t>(comms_.size);
+    std::vector<std::uint64_t> sent(n, 0), got(n, 0), received(n, 0);
+    if (started) {
+      if (!upstream_.empty() || slot_bytes_ > 0) fatal(comms_, "an operation that forwards started early");
+      sent = sent_to_;
+      received = received_from_;
+    }
+    // Receives first, then the counts: a peer that has the counts has left the alltoall, so
+    // may send the next operation's messages, which a receive still posted here would take.
+    if (started)
+      final_requests_.cancel_all([&](const std::pair<std::size_t, Bytes>& note, const MPI_Status&, bool cancelled) {
+        if (!cancelled) ++received[finals_[note.first].upstream];
+      });
+    MPI_Alltoall(sent.data(), 1, MPI_UINT64_T, got.data(), 1, MPI_UINT64_T, comms_.ctrl);
+    // Messages that found no receive (the peer did not start early, or its receive was
+    // cancelled first) are taken now and dropped; then every send of this rank can complete.
+    std::vector<char> scratch;
+    for (int p = 0; p < comms_.size; ++p)
+      for (; received[p] < got[p]; ++received[p]) {
+        MPI_Status st;
+        MPI_Probe(p, MPI_ANY_TAG, comms_.data, &st);
+        int len = 0;
+        MPI_Get_count(&st, MPI_BYTE, &len);
+        if (scratch.size() < static_cast<std::size_t>(len)) scratch.resize(len);
+        MPI_Recv(scratch.data(), len, MPI_BYTE, p, st.MPI_TAG, comms_.data, MPI_STATUS_IGNORE);
+      }
+    sends_.wait_all();
+    finals_.clear();
+    sent_to_.assign(n, 0);
+    received_from_.assign(n, 0);
+  }
 
  private:
   struct Final {
@@ -145,6 +187,7 @@ class P2P final : public Transport {
   std::vector<Final> finals_;
   Requests<std::pair<std::size_t, Bytes>> final_requests_;  // (flow, expected length)
   Requests<std::uint64_t> sends_;
+  std::vector<std::uint64_t> sent_to_, received_from_;  // data messages per peer in this operation
   Channel<CreditEntry> credits_;
   WaitSet waits_;
 };

@@ -7,6 +7,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "optiq/error.hpp"
 #include "../channel.hpp"
 #include "../control.hpp"
 
@@ -153,6 +154,7 @@ class Rma final : public Transport {
 
   Bytes reserved() const override { return pool_.size(); }
   bool announces_initial_credits() const override { return true; }
+  void withdraw(bool) override { throw InternalError("the rma transport never starts an operation early"); }
 
  private:
   void put(const OutChunk& c) {
