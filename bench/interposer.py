@@ -14,8 +14,10 @@ OSU Micro-Benchmarks are not published by any package registry this project inst
 this part needs a built osu_alltoallv (its own configure and make, with CC=mpicc):
 
     .venv/bin/python bench/interposer.py --osu /path/to/osu_alltoallv [--ranks 4,8] [--no-mpich]
+        [--no-osu-matrix] [--no-latency]
 
-Writes bench/results/interposer.md, interposer_osu.csv and interposer_osu.png.
+Writes bench/results/interposer.md (only the sections this run produced; the others stay as
+they were), interposer_osu.csv and interposer_osu.png.
 """
 
 from __future__ import annotations
@@ -144,49 +146,79 @@ def plot(rows: list[dict], path: Path) -> None:
     plt.close(fig)
 
 
+def sections(text: str) -> dict[str, list[str]]:
+    """The '## ' sections of a report, by title, each with its lines (title line included)."""
+    out: dict[str, list[str]] = {}
+    title = None
+    for line in text.splitlines():
+        if line.startswith("## "):
+            title = line
+            out[title] = []
+        if title:
+            out[title].append(line)
+    return out
+
+
 def write(rows: list[dict], matrix: list[str], osu_runs: list[str], args: argparse.Namespace) -> None:
+    """Rewrites the sections this run produced and keeps the others from the last report, so a
+    run of one part (say --no-mpich --no-osu-matrix) does not drop the rest."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    md = ["# Unmodified MPI programs under liboptiq_pmpi.so", "",
-          "One shared 2-core VM, Open MPI 4.1 with shared memory between ranks, so there is no network for "
-          "multiple paths to relieve: these numbers are what the interposer and the runtime cost, not what "
-          "they gain. The simulation (bench/simulation) is where the gain is measured.", ""]
-    if args.note:
-        md += [f"Conditions: {args.note}", ""]
+    conditions = [f"Conditions: {args.note}", ""] if args.note else []
+    fresh: dict[str, list[str]] = {}
     if matrix:
-        md += ["## MPICH's all-to-all tests, every planner and transport", "",
-               "Command: `tests/external/matrix.sh --full --lib build/cpp/src/pmpi/liboptiq_pmpi.so` "
-               "(10 programs from MPICH 4.0.2's test/mpi/coll, unmodified; a configuration passes when every "
-               "program reports no error and optiq took calls in each program whose calls it can serve).", "",
-               "```", *matrix, "```", ""]
+        title = "## MPICH's all-to-all tests, every planner and transport"
+        fresh[title] = [title, "", *conditions,
+                        "Command: `tests/external/matrix.sh --full --lib build/cpp/src/pmpi/liboptiq_pmpi.so` "
+                        "(10 programs from MPICH 4.0.2's test/mpi/coll, unmodified; a configuration passes when every "
+                        "program reports no error and optiq took calls in each program whose calls it can serve).", "",
+                        "```", *matrix, "```", ""]
     if osu_runs:
-        md += ["## OSU under the interposer, every planner and transport", "",
-               "osu_alltoallv (with --with-ialltoallv also osu_ialltoallv) at 2, 4, 8 and 16 ranks, 1 byte to "
-               "1 MiB per message, 5 iterations: a run passes when it exits 0 and optiq took its calls "
-               "(`taken` > 0; below the direct threshold, 16 KiB, optiq sends each message directly).", "", "```", *osu_runs, "```", ""]
+        title = "## OSU under the interposer, every planner and transport"
+        fresh[title] = [title, "", *conditions,
+                        "osu_alltoallv (with --with-ialltoallv also osu_ialltoallv) at 2, 4, 8 and 16 ranks, 1 byte to "
+                        "1 MiB per message, 5 iterations: a run passes when it exits 0 and optiq took its calls "
+                        "(`taken` > 0; below the direct threshold, 16 KiB, optiq sends each message directly).", "",
+                        "```", *osu_runs, "```", ""]
     if rows:
         with open(RESULTS / "interposer_osu.csv", "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(rows[0]))
             w.writeheader()
             w.writerows(rows)
         plot(rows, RESULTS / "interposer_osu.png")
-        md += ["## osu_alltoallv latency, optiq / MPI", "",
-               f"Command: `.venv/bin/python bench/interposer.py --osu PATH/osu_alltoallv --ranks "
-               f"{','.join(map(str, args.ranks))} --sizes {args.sizes} --iterations {args.iterations} "
-               f"--repeats {args.repeats}` (OSU Micro-Benchmarks 5.3, built with mpicc). Latency in microseconds "
-               "per call, median of the repeats; `optiq default` sends every message on its direct default "
-               "route, `optiq mcf` plans multiple paths (and forwards).", "",
-               "![ratio](interposer_osu.png)", "",
-               "| ranks | bytes per message | MPI us | optiq default us | optiq mcf us | default / MPI | mcf / MPI |",
-               "|---:|---:|---:|---:|---:|---:|---:|"]
+        title = "## osu_alltoallv latency, optiq / MPI"
+        md = [title, "", *conditions,
+              f"Command: `.venv/bin/python bench/interposer.py --osu PATH/osu_alltoallv --ranks "
+              f"{','.join(map(str, args.ranks))} --sizes {args.sizes} --iterations {args.iterations} "
+              f"--repeats {args.repeats} --no-mpich --no-osu-matrix` (OSU Micro-Benchmarks 5.3, built with mpicc). "
+              "Latency in microseconds per call (OSU's average over ranks), median of the repeats, which "
+              "alternate between the three configurations; `optiq default` sends every message on its direct "
+              "default route, `optiq mcf` plans multiple paths (and forwards). OSU repeats one pattern, so from "
+              "the second call on every rank of a direct plan starts early (docs/runtime.md, \"Agreeing on the pattern\").", "",
+              "![ratio](interposer_osu.png)", "",
+              "| ranks | bytes per message | MPI us | optiq default us | optiq mcf us | default / MPI | mcf / MPI |",
+              "|---:|---:|---:|---:|---:|---:|---:|"]
         for r in rows:
             md.append(f"| {r['ranks']} | {r['bytes']} | {r['mpi us']:.1f} | {r['optiq default us']:.1f} | "
                       f"{r['optiq mcf us']:.1f} | {r['optiq default / mpi']:.2f} | {r['optiq mcf / mpi']:.2f} |")
-        big = [r["optiq default / mpi"] for r in rows if r["bytes"] >= 1 << 20]
-        if big:
-            md += ["", f"At 1 MiB and above, `optiq default` / MPI is at most {max(big):.2f} "
-                       f"(median {statistics.median(big):.2f})."]
-    (RESULTS / "interposer.md").write_text("\n".join(md) + "\n")
-    print(f"wrote {RESULTS / 'interposer.md'}", file=sys.stderr)
+        md.append("")
+        for np_ in sorted({r["ranks"] for r in rows}):
+            big = [r["optiq default / mpi"] for r in rows if r["bytes"] >= 1 << 20 and r["ranks"] == np_]
+            if big:
+                md.append(f"- {np_} ranks, 1 MiB and above: `optiq default` / MPI at most {max(big):.2f} "
+                          f"(median {statistics.median(big):.2f}).")
+        fresh[title] = md + [""]
+    path = RESULTS / "interposer.md"
+    kept = sections(path.read_text()) if path.exists() else {}
+    order = list(kept) + [t for t in fresh if t not in kept]
+    out = ["# Unmodified MPI programs under liboptiq_pmpi.so", "",
+           "One shared 2-core VM, Open MPI 4.1 with shared memory between ranks, so there is no network for "
+           "multiple paths to relieve: these numbers are what the interposer and the runtime cost, not what "
+           "they gain. The simulation (bench/simulation) is where the gain is measured. Each section says "
+           "how it was produced; a run rewrites only the sections it ran.", ""]
+    for t in order:
+        out += fresh.get(t, kept.get(t, []))
+    path.write_text("\n".join(out).rstrip("\n") + "\n")
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def main() -> None:
@@ -200,6 +232,7 @@ def main() -> None:
     p.add_argument("--no-mpich", action="store_true", help="skip the MPICH test matrix")
     p.add_argument("--note", default="", help="what else the machine was doing, for the report")
     p.add_argument("--no-osu-matrix", action="store_true", help="skip OSU under every planner and transport")
+    p.add_argument("--no-latency", action="store_true", help="skip the latency series (optiq / MPI)")
     p.add_argument("--with-ialltoallv", action="store_true",
                    help="osu_ialltoallv (beside --osu) in the matrix too; its compute calibration takes long "
                         "on an oversubscribed machine")
@@ -208,7 +241,8 @@ def main() -> None:
         sys.exit(f"{LIB} is missing: run scripts/setup.sh first")
     if args.osu and not os.access(args.osu, os.X_OK):
         sys.exit(f"--osu: not an executable: {args.osu}")
-    rows = osu_series(args.osu, args.ranks, args.sizes, args.iterations, args.repeats) if args.osu else []
+    rows = (osu_series(args.osu, args.ranks, args.sizes, args.iterations, args.repeats)
+            if args.osu and not args.no_latency else [])
     osu_runs = osu_matrix(args.osu, args.with_ialltoallv) if args.osu and not args.no_osu_matrix else []
     matrix = [] if args.no_mpich else mpich_matrix()
     write(rows, matrix, osu_runs, args)
