@@ -140,6 +140,12 @@ class Network {
 
   const std::string& spec() const { return spec_; }
   const std::string& default_routing() const { return default_routing_; }
+  // The same network with other link capacities (bytes/s, positive and finite, one per link):
+  // what planning sees when part of each link is known to be taken, e.g. by another job's
+  // traffic. The digest is the same (it covers the wiring), so plans stay executable on the
+  // network with its full capacities. Throws optiq::Error naming the first bad value.
+  Network with_capacities(std::vector<double> capacities) const;
+
   // 16 hex digits that change with any vertex kind, link endpoint or link name (on a torus its
   // port, which its name is made of): the wiring, not
   // the capacities, so a plan made for this network stays executable when capacities are

@@ -48,6 +48,9 @@ void bind_topology(nb::module_& m) {
       .def("link_dst", &Network::link_dst, "link"_a)
       .def("capacity", &Network::capacity, "link"_a)
       .def_prop_ro("capacities", &Network::capacities)
+      .def("with_capacities", &Network::with_capacities, "capacities"_a,
+           "The same network (same digest: plans stay executable on it) with these link capacities in bytes/s, "
+           "one per link; e.g. what is left of each link beside known background traffic.")
       .def_prop_ro("link_bandwidth", [](const Network& n) {
         for (double c : n.capacities())
           if (c != n.capacities().front())

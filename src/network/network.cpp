@@ -51,6 +51,19 @@ LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::
   return static_cast<LinkId>(src_.size() - 1);
 }
 
+Network Network::with_capacities(std::vector<double> capacities) const {
+  if (capacities.size() != capacity_.size())
+    throw Error("capacities: " + std::to_string(capacities.size()) + " values for " + std::to_string(num_links()) +
+                " links");
+  for (std::size_t l = 0; l < capacities.size(); ++l)
+    if (!(capacities[l] > 0) || !std::isfinite(capacities[l]))
+      throw Error("capacities: link " + std::to_string(l) + " (" + link_name(static_cast<LinkId>(l)) +
+                  "): a capacity must be a positive, finite number of bytes/s");
+  Network copy = *this;
+  copy.capacity_ = std::move(capacities);
+  return copy;
+}
+
 Network Network::Builder::build(std::string spec, std::string default_routing) && {
   if (kinds_.empty()) throw Error("a network needs at least one vertex");
   // A torus hint or part must describe the first vertices and links exactly.

@@ -90,3 +90,38 @@ def test_bad_input_is_one_line_and_status_2(args, needle):
 
 def test_help_has_examples():
     assert "examples:" in optiq("run", "--help").stdout
+
+
+def driver(*args, np=4):
+    env = {**os.environ, "OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+    return subprocess.run(["mpirun", "-np", str(np), os.environ["OPTIQ_DRIVER"], *args], capture_output=True,
+                          text=True, timeout=300, env=env)
+
+
+def test_background_ranks_stream_beside_the_job(tmp_path):
+    """Ranks beyond --job-ranks run the second job's flows; the job's JSON counts only its own."""
+    flows = tmp_path / "bg.txt"
+    flows.write_text("# sender receiver rate streams\n4 5 1e9 2\n\n6 7 inf\n")
+    proc = driver("--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "32KiB", "--job-ranks", "4",
+                  "--background", str(flows), np=8)
+    assert proc.returncode == 0, proc.stderr
+    r = json.loads(proc.stdout)
+    assert r["ranks"] == 4 and r["verified"] is True
+
+
+@pytest.mark.parametrize("text, needle", [
+    ("4 5 1e9\n4 6 1e9\n", "rank 4 is in two flows"),
+    ("4 5\n", "expected SENDER RECEIVER RATE"),
+    ("4 5 fast\n", "is not a number"),
+    ("4 5 -3\n", "must be positive"),
+    ("3 5 1e9\n", "rank 3 is not a background rank"),
+    ("4 5 1e9 0\n", "STREAMS must be"),
+])
+def test_bad_background_files_fail_with_one_line(tmp_path, text, needle):
+    flows = tmp_path / "bg.txt"
+    flows.write_text(text)
+    proc = driver("--topology", "torus:2x2", "--job-ranks", "4", "--background", str(flows), np=6)
+    assert proc.returncode != 0
+    errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-driver: error:")]
+    assert len(errors) == 1 and needle in errors[0], proc.stderr

@@ -94,11 +94,12 @@ def test_explicit_platforms_are_refused_beyond_their_size_limit(tmp_path):
 def test_a_switched_network_simulates_end_to_end(optiq_cli, tmp_path):
     net = explicit_network(tmp_path, "random3")
     out = optiq_cli("simulate", "--topology", net.spec, "--pattern", "random", "--bytes", "1MiB",
-                    "--planner", "default,mcf", "--json")
+                    "--planner", "default,mcf", "--message-overhead", "0", "--json")
     runs = {x["planner"]: x for x in json.loads(out.stdout)["results"]}
     assert set(runs) == {"mpi_alltoallv", "default", "mcf"}
     assert all(x["verified"] is True for x in runs.values())
-    # The default plan is MPI's own routes: the same simulated time within a microsecond.
+    # The default plan is MPI's own routes: the same simulated time within a microsecond (with
+    # no per-message charge: optiq's few small control messages would add 0.4 us each).
     assert runs["default"]["simulated_seconds"] == pytest.approx(runs["mpi_alltoallv"]["simulated_seconds"], abs=1e-6)
     assert runs["mcf"]["forwarded_bytes"] > 0
 
@@ -172,15 +173,16 @@ def test_charged_copies_slow_forwarding_plans_as_predicted(optiq_cli):
                         "--planner", planner, "--json", *extra)
         return {x["planner"]: x for x in json.loads(out.stdout)["results"]}
 
-    free, slow = run(), run("--copy-bandwidth", "1e8")
+    free, slow = run("--copy-bandwidth", "inf"), run("--copy-bandwidth", "1e8")
     assert free[planner]["forwarded_bytes"] > 0
     # The MPI baseline forwards nothing: copies cost it nothing.
     assert slow["mpi_alltoallv"]["simulated_seconds"] == pytest.approx(free["mpi_alltoallv"]["simulated_seconds"])
     # Copy-bound at 100 MB/s: the plan takes as long as its busiest copier, as predicted.
     assert slow[planner]["simulated_seconds"] > 5 * free[planner]["simulated_seconds"]
     assert slow[planner]["simulated_seconds"] == pytest.approx(slow[planner]["predicted_seconds"], rel=0.1)
-    assert run("--copy-bandwidth", "inf")[planner]["simulated_seconds"] == pytest.approx(
-        free[planner]["simulated_seconds"])
+    # The default charges the measured copy rate: between free copies and 100 MB/s.
+    charged = run()[planner]["simulated_seconds"]
+    assert free[planner]["simulated_seconds"] < charged < slow[planner]["simulated_seconds"]
 
 
 def test_message_overhead_is_charged_per_message(optiq_cli):
@@ -189,4 +191,4 @@ def test_message_overhead_is_charged_per_message(optiq_cli):
                         "--planner", "heu2", "--chunk", "4KiB", "--json", *extra)
         return {x["planner"]: x for x in json.loads(out.stdout)["results"]}["heu2"]["simulated_seconds"]
 
-    assert optiq_seconds("--message-overhead", "1e-4") > optiq_seconds() + 1e-3  # dozens of chunks per rank
+    assert optiq_seconds("--message-overhead", "1e-4") > optiq_seconds("--message-overhead", "0") + 1e-3  # dozens of chunks

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from ..argtypes import bandwidth, bandwidth_or_inf, byte_size, integer, latency, size_spec, timeout
+from ..argtypes import bandwidth, bandwidth_or_inf, byte_size, integer, latency, real, size_spec, timeout
 from ..evaluate import check_planner_names
 from ..progress import Progress
+from ..simulation import smpi
+from ..simulation.background import Background
 from ..simulation.experiment import MPI, Setup, simulate
 from ..workload import PATTERN_RULE, add_count_arguments
 from .common import INFLIGHT_MAX, REPEATS_MAX, add_planner_arguments, planner_list, planner_options, print_json
@@ -14,7 +16,8 @@ EXAMPLES = """examples:
   optiq simulate --topology bgq:2x2x4x4x2 --pattern disjoint --bytes 1MiB
   optiq simulate --topology mira:1024 --pattern overlap --bytes 8MiB --planner default,heu2,mcf --json
   optiq simulate --topology mira:512 --pattern subset --bytes 256KiB --planner heu2 --transport rma --chunk 32KiB
-  optiq simulate --topology mira:512 --planner heu2,mcf --copy-bandwidth 9.98e9 --message-overhead 2e-6
+  optiq simulate --topology mira:512 --planner heu2,mcf --copy-bandwidth inf --message-overhead 0
+  optiq simulate --topology mira:512 --planner heu2,mcf --background-load 0.25 --background-nodes 0.5
 
 The simulated machine is SimGrid's torus with the topology's shape: routes follow the core's
 'simgrid' model (dimension order of BG/Q, SimGrid's tie rule; see docs/simulation.md), size-2
@@ -55,14 +58,24 @@ def register(subparsers) -> None:
     rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
                     help="forwarding memory per rank (default: %(default)s)")
     cost = p.add_argument_group("CPU costs charged in simulated time (docs/simulation.md)")
-    cost.add_argument("--copy-bandwidth", type=bandwidth_or_inf, default=float("inf"), metavar="BYTES_PER_S",
+    cost.add_argument("--copy-bandwidth", type=bandwidth_or_inf, default=smpi.COPY_BANDWIDTH, metavar="BYTES_PER_S",
                       help="bytes/s a forwarding rank copies each relayed chunk at; predictions charge a node's "
-                           "relayed bytes at it too (default: inf, copies are free)")
-    cost.add_argument("--message-overhead", type=latency, default=0.0, metavar="SECONDS",
+                           "relayed bytes at it too (default: %(default)g, measured; inf: free copies)")
+    cost.add_argument("--message-overhead", type=latency, default=smpi.MESSAGE_OVERHEAD, metavar="SECONDS",
                       help="CPU seconds per message sent, MPI_Alltoallv's included (SMPI's smpi/os, which "
-                           "SMPI applies to messages below 64 KiB only; default: 0)")
+                           "SMPI applies to messages below 64 KiB only; default: %(default)g, measured)")
     rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="N",
                     help="data messages a rank keeps in flight (default: %(default)s)")
+    bg = p.add_argument_group("background traffic (a second job on the machine, docs/simulation.md)")
+    bg.add_argument("--background-load", type=real(0, 1), default=0.0, metavar="FRACTION",
+                    help="each background flow's rate cap as a fraction of the link bandwidth (default: 0, none)")
+    bg.add_argument("--background-nodes", type=real(0, 1), default=0.5, metavar="FRACTION",
+                    help="fraction of the nodes running the second job, paired at random (default: %(default)s)")
+    bg.add_argument("--background-seed", type=integer(0, 2**31 - 1), default=1, metavar="SEED",
+                    help="which nodes and pairs (default: %(default)s)")
+    bg.add_argument("--ignore-background", action="store_true",
+                    help="plan on the full links, as if the machine were free (default: plan on what the "
+                         "background leaves)")
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=1, metavar="K",
                       help="timed calls after the warm-up call; simulations are deterministic (default: 1)")
@@ -93,11 +106,17 @@ def setup_from(args) -> Setup:
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
                  options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,
-                 message_overhead=args.message_overhead)
+                 message_overhead=args.message_overhead,
+                 background=Background(args.background_load, args.background_nodes, args.background_seed),
+                 plan_for_background=not args.ignore_background)
 
 
 def report(setup: Setup, results: list) -> None:
     print(f"simulated {setup.topology}, pattern {setup.pattern}, {setup.bytes} per pair, transport {setup.transport}")
+    bg = setup.background
+    if bg.active:
+        print(f"background: flows capped at {bg.load:g} x link bandwidth on {bg.nodes:g} of the nodes (seed {bg.seed}), "
+              + ("planned for" if setup.plan_for_background else "ignored by planning"))
     print(f"{'':14}{'simulated ms':>13}{'GB/s':>9}{'predicted ms':>14}{'of prediction':>15}{'x MPI':>7}"
           f"{'wall s':>8}  bytes")
     mpi = next(r for r in results if r["planner"] == MPI)
@@ -117,8 +136,13 @@ def run(args) -> int:
     progress = Progress(quiet=args.quiet)
     results = simulate(setup, planners, progress, progress.note)
     if args.json:
+        bg = setup.background
         print_json({"topology": setup.topology, "pattern": setup.pattern, "bytes": setup.bytes,
-                    "transport": setup.transport, "results": results})
+                    "transport": setup.transport, "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
+                    "message_overhead": setup.message_overhead,
+                    "background": {"load": bg.load, "nodes": bg.nodes, "seed": bg.seed,
+                                   "planned_for": bg.active and setup.plan_for_background},
+                    "results": results})
     else:
         report(setup, results)
     return 0 if all(r["verified"] is not False for r in results) else 1

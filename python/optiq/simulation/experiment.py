@@ -20,8 +20,10 @@ from .. import _core
 from ..evaluate import PlannerOptions, run_planners
 from ..metrics import PlanMetrics
 from ..workload import Workload, on_endpoints, pattern_pairs
+from . import background as bgmod
 from . import platform as plat
 from . import smpi
+from .background import Background
 
 MPI = "mpi_alltoallv"
 
@@ -49,8 +51,10 @@ class Setup:
     mpi_call: str = "auto"         # alltoallv, p2p, or auto: MPI_Alltoallv up to P2P_ABOVE ranks
     options: PlannerOptions = field(default_factory=PlannerOptions)
     plans_dir: str | None = None   # where to keep the executed plan files (default: a temporary directory)
-    copy_bandwidth: float = math.inf  # bytes/s a forwarder copies at, charged in simulated time (inf: free)
-    message_overhead: float = 0.0     # seconds charged per message sent (SMPI's smpi/os)
+    copy_bandwidth: float = smpi.COPY_BANDWIDTH      # bytes/s a forwarder copies at, charged (inf: free)
+    message_overhead: float = smpi.MESSAGE_OVERHEAD  # seconds charged per message sent (SMPI's smpi/os)
+    background: Background = field(default_factory=Background)  # a second job's traffic (none by default)
+    plan_for_background: bool = True  # plan on what the background leaves of each link, else on full links
 
     def charged_copy_bandwidth(self) -> float | None:
         """The copy rate predictions charge, as the simulation does (None: copies are free)."""
@@ -80,13 +84,23 @@ def _with_threshold(plan, default_plan, threshold: int):
     return _core.Plan(plan.topology, plan.routing, plan.planner, jobs)
 
 
+def planning_network(s: Setup) -> _core.Network:
+    """The network the planners see: the simulated machine, with the links' capacities reduced
+    by the background's load when the planning knows of it."""
+    net = plat.simulated_network(s.topology, s.link_bandwidth)
+    if not (s.background.active and s.plan_for_background):
+        return net
+    return bgmod.network_left(net, _core.make_routing(plat.routing_of(net), net), s.background)
+
+
 def predictions(s: Setup, planners: list, progress=None) -> dict:
     """Plans for each planner (and ``default``) on the simulated machine, threshold applied.
 
     Returns ``{name: (plan, metrics, planning seconds)}``; metrics are a
-    :class:`optiq.metrics.PlanMetrics` in the planners' model.
+    :class:`optiq.metrics.PlanMetrics` in the planners' model, on the network the planners saw
+    (:func:`planning_network`).
     """
-    net = plat.simulated_network(s.topology, s.link_bandwidth)
+    net = planning_network(s)
     work = _workload(s, net)
     names = list(dict.fromkeys(["default"] + list(planners)))
     results = {r.planner: r for r in run_planners(work, names, s.options, progress)}
@@ -150,9 +164,16 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
     with tempfile.TemporaryDirectory(prefix="optiq-sim-") as tmp:
         directory = Path(s.plans_dir) if s.plans_dir else Path(tmp)
         directory.mkdir(parents=True, exist_ok=True)
-        files = write_plans(predicted, net, directory)
+        files = write_plans(predicted, planning_network(s), directory)
         platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml", s.latency, s.link_bandwidth)
         base = _driver_args(s, net, total)
+        world = ranks
+        if s.background.active:  # the second job's ranks follow the job's, on its nodes
+            extra_hosts = bgmod.write_flows(net, s.background, ranks, Path(tmp) / "background.txt")
+            host = plat.host_namer(net)
+            hosts.write_text(hosts.read_text() + "".join(f"{host(v)}\n" for v in extra_hosts))
+            base += ["--job-ranks", str(ranks), "--background", str(Path(tmp) / "background.txt")]
+            world = ranks + len(extra_hosts)
         for name in [MPI] + list(planners):
             if note:
                 note(f"simulating {name} on {ranks} ranks")
@@ -164,7 +185,7 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
                 extra += ["--only", "mpi"] + (["--mpi-p2p"] if p2p else [])
             else:
                 extra += ["--only", "optiq"]
-            r = smpi.run_driver(ranks, platform, hosts, base + extra, s.timeout,
+            r = smpi.run_driver(world, platform, hosts, base + extra, s.timeout,
                                 smpi.cpu_cost_settings(s.copy_bandwidth, s.message_overhead))
             _check_executed(r, path, metrics)
             key = "mpi_alltoallv_seconds" if name == MPI else "optiq_seconds"

@@ -180,9 +180,14 @@ def _explicit_zone(network: _core.Network, latency: float):
     yield "  </zone>\n"
 
 
+def host_namer(network: _core.Network):
+    """The function from a vertex to the name of its host on the network's platform."""
+    return Layout.of(network).host if network.torus is not None else (lambda v: f"{HOST_PREFIX}{v}")
+
+
 def hostfile_text(network: _core.Network, ranks_per_node: int = 1) -> str:
     """One line per rank: rank r runs on the endpoint numbered r // ranks_per_node."""
-    host = Layout.of(network).host if network.torus is not None else (lambda v: f"{HOST_PREFIX}{v}")
+    host = host_namer(network)
     return "".join(f"{host(node)}\n" for node in network.endpoints for _ in range(ranks_per_node))
 
 

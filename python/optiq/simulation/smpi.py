@@ -83,7 +83,17 @@ def smpirun() -> str:
     return exe
 
 
-def cpu_cost_settings(copy_bandwidth: float = math.inf, message_overhead: float = 0.0) -> tuple:
+# CPU costs every simulation charges unless told otherwise, measured on a 2-core VM
+# (docs/simulation.md, "CPU costs charged in simulated time"):
+# - a forwarder copies at 3.4 GB/s: bench/results/runtime_overhead.md, 8 ranks forwarding
+#   1 MiB messages on 2 cores moved 6.76 GB/s through one forwarding level, 3.4 GB/s per core;
+# - a message costs 0.4 us: bench/results/interposer.md, osu_alltoallv at 2 ranks (one per
+#   core) and 1 KiB took 0.4 us per call, one message each way.
+COPY_BANDWIDTH = 3.4e9
+MESSAGE_OVERHEAD = 4e-7
+
+
+def cpu_cost_settings(copy_bandwidth: float = COPY_BANDWIDTH, message_overhead: float = MESSAGE_OVERHEAD) -> tuple:
     """(SMPI settings, environment) that charge the CPU costs of a run in simulated time.
 
     ``copy_bandwidth``: bytes/s at which a forwarding rank copies each chunk it relays, charged

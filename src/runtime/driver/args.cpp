@@ -36,6 +36,8 @@ CLI::App& describe(CLI::App& app, Args& a) {
   app.add_flag("--agreement-baseline", a.agreement_baseline);
   app.add_flag("--mpi-p2p", a.mpi_p2p);
   app.add_flag("--shared-buffers", a.shared_buffers);
+  app.add_option("--background", a.background, "SENDER RECEIVER RATE lines: a second job's flows");
+  app.add_option("--job-ranks", a.job_ranks)->check(CLI::Range(1, 1 << 30));
   return app;
 }
 
@@ -46,7 +48,8 @@ std::string usage() {
          " --plan FILE) [--transport p2p|rma] [--chunk SIZE] [--budget SIZE] [--threshold SIZE]"
          " [--queue forward-first|local-first|round-robin] [--iterations K] [--warmup W] [--seed S]"
          " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N] [--agreement-baseline]"
-         " [--routing MODEL] [--only optiq|mpi] [--mpi-p2p] [--shared-buffers]\n";
+         " [--routing MODEL] [--only optiq|mpi] [--mpi-p2p] [--shared-buffers]"
+         " [--job-ranks J --background FLOWS]\n";
 }
 
 Args parse_args(int argc, char** argv) {

@@ -28,6 +28,8 @@ struct Args {
   std::string only;                  // "optiq" or "mpi": time just that one; empty: both
   bool mpi_p2p = false;              // time MPI_Isend/MPI_Irecv of the non-empty messages instead of MPI_Alltoallv
   bool shared_buffers = false;       // SMPI only: one shared allocation for all ranks, bytes unchecked
+  std::string background;            // flows of a second job on the ranks beyond --job-ranks (background.hpp)
+  int job_ranks = 0;                 // ranks of the measured job; 0: all
 };
 
 // Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.

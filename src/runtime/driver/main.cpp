@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "args.hpp"
+#include "background.hpp"
 #include "optiq/error.hpp"
 #include "optiq/optiq.h"
 #include "util/json.hpp"
@@ -75,17 +76,17 @@ class Buffer {
 
 // MPI_Alltoallv's non-empty messages, all posted at once: what a linear MPI_Alltoallv does
 // without its P^2 empty messages, which dominate the cost of simulating it on 1024 ranks.
-void alltoallv_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* rbuf, int size) {
+void alltoallv_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* rbuf, int size, MPI_Comm job_comm) {
   std::vector<MPI_Request> req;
   for (int r = 0; r < size; ++r)
     if (w.recvcounts[r] > 0) {
       req.emplace_back();
-      MPI_Irecv(rbuf + w.rdispls[r], w.recvcounts[r], MPI_BYTE, r, 77, MPI_COMM_WORLD, &req.back());
+      MPI_Irecv(rbuf + w.rdispls[r], w.recvcounts[r], MPI_BYTE, r, 77, job_comm, &req.back());
     }
   for (int r = 0; r < size; ++r)
     if (w.sendcounts[r] > 0) {
       req.emplace_back();
-      MPI_Isend(sbuf + w.sdispls[r], w.sendcounts[r], MPI_BYTE, r, 77, MPI_COMM_WORLD, &req.back());
+      MPI_Isend(sbuf + w.sdispls[r], w.sendcounts[r], MPI_BYTE, r, 77, job_comm, &req.back());
     }
   MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
 }
@@ -95,25 +96,24 @@ int fail(int rank, const std::string& message) {
   return 2;
 }
 
-unsigned long long sum_all(unsigned long long x) {
+unsigned long long sum_all(unsigned long long x, MPI_Comm job_comm) {
   unsigned long long s = 0;
-  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, job_comm);
   return s;
 }
 
-unsigned long long max_all(unsigned long long x) {
+unsigned long long max_all(unsigned long long x, MPI_Comm job_comm) {
   unsigned long long s = 0;
-  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, job_comm);
   return s;
 }
 
-int run(int argc, char** argv, int rank, int size) {
-  Args args;
-  try {
-    args = parse_args(argc, argv);
-  } catch (const Error& e) {
-    return fail(rank, e.what());
-  }
+// One job: the ranks of job_comm (all of MPI_COMM_WORLD, or those not making background
+// traffic). No global state: under SMPI every simulated rank shares this process's globals.
+int run(const Args& args, MPI_Comm job_comm) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(job_comm, &rank);
+  MPI_Comm_size(job_comm, &size);
   optiq_options o;
   optiq_options_init(&o);
   o.planner = args.planner.c_str();
@@ -126,7 +126,7 @@ int run(int argc, char** argv, int rank, int size) {
   o.max_inflight = args.max_inflight;
   o.routing = args.routing.empty() ? nullptr : args.routing.c_str();
   optiq_t ctx = nullptr;
-  if (optiq_create(MPI_COMM_WORLD, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {
+  if (optiq_create(job_comm, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {
     const std::string msg = optiq_error_string(ctx);
     optiq_destroy(&ctx);
     return fail(rank, msg);
@@ -141,10 +141,10 @@ int run(int argc, char** argv, int rank, int size) {
       std::vector<long long> out(size), in(size);
       optiq_plan_counts(plan, out.data(), in.data());
       w = counts_workload(out, in);
-      w.total_bytes = sum_all(w.send_bytes);
+      w.total_bytes = sum_all(w.send_bytes, job_comm);
       unsigned long long mine = 0;
       for (int c : w.sendcounts) mine += c > 0;
-      w.pairs = sum_all(mine);
+      w.pairs = sum_all(mine, job_comm);
       sdispls_bytes.assign(w.sdispls.begin(), w.sdispls.end());
       rdispls_bytes.assign(w.rdispls.begin(), w.rdispls.end());
     } else {
@@ -179,7 +179,7 @@ int run(int argc, char** argv, int rank, int size) {
         fill_send(w, sbuf.data(), rank, salt);
         poison_recv(w, rbuf.data(), rank, salt);
       }
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(job_comm);
       const double t0 = MPI_Wtime();
       int status = OPTIQ_SUCCESS;
       if (v == kOptiq && plan) {
@@ -189,12 +189,12 @@ int run(int argc, char** argv, int rank, int size) {
                                  w.recvcounts.data(), w.rdispls.data(), MPI_BYTE, ctx);
       } else {
         if (v == kMpiAgreed)
-          MPI_Allgather(agree_in.data(), 40, MPI_BYTE, agree_out.data(), 40, MPI_BYTE, MPI_COMM_WORLD);
+          MPI_Allgather(agree_in.data(), 40, MPI_BYTE, agree_out.data(), 40, MPI_BYTE, job_comm);
         if (args.mpi_p2p)
-          alltoallv_p2p(w, sbuf.data(), rbuf.data(), size);
+          alltoallv_p2p(w, sbuf.data(), rbuf.data(), size, job_comm);
         else
           MPI_Alltoallv(sbuf.data(), w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf.data(),
-                        w.recvcounts.data(), w.rdispls.data(), MPI_BYTE, MPI_COMM_WORLD);
+                        w.recvcounts.data(), w.rdispls.data(), MPI_BYTE, job_comm);
       }
       const double local = MPI_Wtime() - t0;
       if (status != OPTIQ_SUCCESS) {
@@ -204,7 +204,7 @@ int run(int argc, char** argv, int rank, int size) {
         return fail(rank, msg);
       }
       double elapsed = 0;  // the call ends when its slowest rank is done
-      MPI_Allreduce(&local, &elapsed, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      MPI_Allreduce(&local, &elapsed, 1, MPI_DOUBLE, MPI_MAX, job_comm);
       if (check) wrong[v] += wrong_messages(w, rbuf.data(), rank, salt);
       if (v == kOptiq && it == 0) first_optiq = elapsed;
       if (it >= args.warmup) times[v].push_back(elapsed);
@@ -213,15 +213,15 @@ int run(int argc, char** argv, int rank, int size) {
   const std::vector<double>& t_mpi = times[kMpi];
   const std::vector<double>& t_optiq = times[kOptiq];
   const int wrong_optiq = wrong[kOptiq], wrong_mpi = wrong[kMpi] + wrong[kMpiAgreed];
-  const unsigned long long bad_optiq = sum_all(wrong_optiq), bad_mpi = sum_all(wrong_mpi);
+  const unsigned long long bad_optiq = sum_all(wrong_optiq, job_comm), bad_mpi = sum_all(wrong_mpi, job_comm);
 
   optiq_stats st;
   optiq_get_stats(ctx, &st);
-  const unsigned long long forwarded = sum_all(st.forwarded_bytes), chunks = sum_all(st.forwarded_chunks),
-                           off_plan = sum_all(st.off_plan_bytes), held = max_all(st.held_bytes_peak),
-                           lent = max_all(st.slot_bytes_lent);
+  const unsigned long long forwarded = sum_all(st.forwarded_bytes, job_comm), chunks = sum_all(st.forwarded_chunks, job_comm),
+                           off_plan = sum_all(st.off_plan_bytes, job_comm), held = max_all(st.held_bytes_peak, job_comm),
+                           lent = max_all(st.slot_bytes_lent, job_comm);
   double plan_seconds = 0;
-  MPI_Allreduce(&st.plan_seconds, &plan_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&st.plan_seconds, &plan_seconds, 1, MPI_DOUBLE, MPI_MAX, job_comm);
   if (plan) optiq_plan_free(&plan);
   optiq_destroy(&ctx);
 
@@ -274,10 +274,37 @@ int run(int argc, char** argv, int rank, int size) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int rc = run(argc, argv, rank, size);
+  int world_rank = 0, world_size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &world_size);
+  Args args;
+  std::vector<BackgroundFlow> background;
+  try {
+    args = parse_args(argc, argv);
+    const int job = args.job_ranks > 0 ? args.job_ranks : world_size;
+    if (job > world_size)
+      throw Error("--job-ranks " + std::to_string(job) + " is more than the " + std::to_string(world_size) + " ranks");
+    if (!args.background.empty()) background = read_background(args.background, job, world_size);
+    else if (job != world_size) throw Error("--job-ranks below the number of ranks needs --background");
+  } catch (const Error& e) {
+    const int rc = fail(world_rank, e.what());
+    MPI_Finalize();
+    return rc;
+  }
+  const bool in_background = std::any_of(background.begin(), background.end(), [&](const BackgroundFlow& f) {
+    return f.sender == world_rank || f.receiver == world_rank;
+  });
+  MPI_Comm job_comm = MPI_COMM_NULL;
+  MPI_Comm_split(MPI_COMM_WORLD, in_background ? 1 : 0, world_rank, &job_comm);
+  int rc = 0;
+  if (in_background) {
+    run_background(background, world_rank);
+  } else {
+    rc = run(args, job_comm);
+    MPI_Barrier(job_comm);  // every rank of the job is done before the traffic stops
+    if (world_rank == 0) stop_background(background);
+  }
+  MPI_Comm_free(&job_comm);
   MPI_Finalize();
   return rc;
 }
