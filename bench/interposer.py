@@ -30,6 +30,7 @@ import statistics
 import subprocess
 import sys
 from pathlib import Path
+from optiq.plots import panel, save
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results"
@@ -120,15 +121,10 @@ def mpich_matrix() -> list[str]:
 
 
 def plot(rows: list[dict], path: Path) -> None:
-    try:
-        import matplotlib
-    except ImportError:
-        print("matplotlib missing: no plot", file=sys.stderr)
+    drawing = panel()
+    if drawing is None:
         return
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6.4, 4.2))
+    fig, ax = drawing
     for np_ in sorted({r["ranks"] for r in rows}):
         for name, style in (("optiq default", "-o"), ("optiq mcf", "--s")):
             mine = [r for r in rows if r["ranks"] == np_]
@@ -141,9 +137,7 @@ def plot(rows: list[dict], path: Path) -> None:
     ax.set_title("osu_alltoallv under liboptiq_pmpi.so, one 2-core machine")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
+    save(fig, path)
 
 
 def sections(text: str) -> dict[str, list[str]]:

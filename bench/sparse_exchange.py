@@ -27,6 +27,7 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from optiq.plots import pyplot
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -104,10 +105,7 @@ def table(rows: list, title: str) -> list:
 
 
 def plot(groups: list, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     cols = min(3, len(groups))
     nrows = (len(groups) + cols - 1) // cols

@@ -6,6 +6,9 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
+from optiq.plots import pyplot
+from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD
+
 THESIS_SPEEDUP = {"disjoint": 4.2, "overlap": 4.7, "subset": 4.8}  # thesis OPT over MPI_Alltoallv, Mira 1024
 THESIS_BREAK_EVEN = "512 KiB"
 # Fluid time of the default route under BG/Q's own routing (`optiq plan --topology mira:N
@@ -186,15 +189,16 @@ def chunks_plot(doc, results, plt):
 
 
 def write_report(results: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     out = ["# Simulated results (SimGrid SMPI)", "",
            "Regenerate with `.venv/bin/python bench/simulation/run.py all` (model settings: docs/simulation.md). "
-           "Simulated ms are one call after a warm-up call; predicted ms are the executed plan's busiest link over "
-           "1.8 GB/s; 'of prediction' is predicted / simulated; wall s is this machine's cost of the simulation.", ""]
+           "Simulated ms are one call after a warm-up call. CPU work is charged at the measured defaults "
+           "(docs/simulation.md, \"CPU costs charged in simulated time\"): every chunk a forwarder relays is "
+           f"copied at {COPY_BANDWIDTH / 1e9:g} GB/s, every message below 64 KiB costs "
+           f"{MESSAGE_OVERHEAD * 1e6:g} us. Predicted ms are the executed plan's busiest link over 1.8 GB/s, or "
+           f"its busiest copier's copied bytes over {COPY_BANDWIDTH / 1e9:g} GB/s if that takes longer; "
+           "'of prediction' is predicted / simulated; wall s is this machine's cost of the simulation.", ""]
     doc = load(results, "patterns")
     if doc:
         out += patterns_section(doc, results, plt)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 
 # Formats matplotlib writes with its own dependencies alone (no LaTeX, no extra backend).
 PLOT_FORMATS = ("png", "pdf", "svg", "eps", "ps", "jpg", "jpeg", "webp", "tif", "tiff")
@@ -32,6 +33,39 @@ def plot_file(text: str) -> str:
     return text
 
 
+def pyplot():
+    """matplotlib.pyplot drawing to files (the Agg backend). Raises OSError naming the extra to
+    install when matplotlib is missing."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise OSError("plotting needs matplotlib (pip install 'optiq[plot]')") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def panel(figsize=(6.4, 4.2)):
+    """(figure, axes) of one panel, or None, with a note on stderr, when matplotlib is missing:
+    a benchmark still writes its tables."""
+    try:
+        plt = pyplot()
+    except OSError as e:
+        print(f"{e}: no plot", file=sys.stderr)
+        return None
+    return plt.subplots(figsize=figsize)
+
+
+def save(fig, path, dpi: int = 80) -> None:
+    """Lays the figure out, writes it to path and frees it."""
+    import matplotlib.pyplot as plt
+
+    fig.tight_layout()
+    fig.savefig(path, dpi=dpi)
+    plt.close(fig)
+
+
 def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: str) -> str:
     """One panel per pattern; in each, every plan's link loads sorted from the busiest link down.
 
@@ -40,12 +74,9 @@ def plot_link_loads(panels: dict[str, dict[str, list[int]]], path: str, title: s
     """
     fmt = plot_format(path)
     try:
-        import matplotlib
-    except ImportError:
-        raise OSError(f"plotting needs matplotlib (pip install 'optiq[plot]'); no plot written to {path}") from None
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+        plt = pyplot()
+    except OSError as e:
+        raise OSError(f"{e}; no plot written to {path}") from None
 
     fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.2), squeeze=False, sharey=True)
     for ax, (pattern, plans) in zip(axes[0], panels.items()):

@@ -10,6 +10,7 @@ plan, as the runtime sends them.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import tempfile
@@ -93,6 +94,17 @@ def planning_network(s: Setup) -> _core.Network:
     return bgmod.network_left(net, _core.make_routing(plat.routing_of(net), net), s.background)
 
 
+def planning_options(s: Setup) -> PlannerOptions:
+    """The planners' options: the user's, and when the simulation charges copies and no relaying
+    capacity was given, the copy rate as one. The planners that model relaying (opt, optimal,
+    mcf) charge it at every node a path passes, more than the runtime copies (at junctions
+    only), but it makes them spread forwarding instead of piling it on a few nodes. Predictions
+    charge the copies the runtime makes, whatever the planners assumed."""
+    if s.options.forward_bandwidth is None and s.charged_copy_bandwidth() is not None:
+        return dataclasses.replace(s.options, forward_bandwidth=s.charged_copy_bandwidth())
+    return s.options
+
+
 def predictions(s: Setup, planners: list, progress=None) -> dict:
     """Plans for each planner (and ``default``) on the simulated machine, threshold applied.
 
@@ -103,7 +115,7 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
     net = planning_network(s)
     work = _workload(s, net)
     names = list(dict.fromkeys(["default"] + list(planners)))
-    results = {r.planner: r for r in run_planners(work, names, s.options, progress)}
+    results = {r.planner: r for r in run_planners(work, names, planning_options(s), progress)}
     threshold = _core.parse_bytes(s.threshold)
     out = {}
     for name in names:
