@@ -1,6 +1,7 @@
 // Scenarios of the C API on both transports: full all-to-all, zero bytes, self-sends only,
 // tiny chunks, datatypes, repeated calls and the plan cache, ialltoallv overlapped with work,
-// and plan files executed with the application's buffers.
+// repeated forwarding calls with one rank late, and plan files executed with the application's
+// buffers.
 #include <unistd.h>
 
 #include <cstdio>
@@ -115,6 +116,50 @@ void overlap_with_work(optiq_transport tr, Checker& ck) {
   optiq_destroy(&ctx);
 }
 
+// Repeated forwarding calls on few slots with one rank late in turn: late into the call (its
+// peers wait for it in the agreement, then race into the operation), or late between
+// optiq_ialltoallv and optiq_wait (its peers wait for chunks it holds and for the slots it
+// lends). Two patterns alternate, so consecutive operations use the slots differently; a
+// chunk of one operation landing in the next, or in a slot still in use, shows as wrong bytes.
+void skewed_repeats(optiq_transport tr, Checker& ck) {
+  const int rank = world_rank(), size = world_size();
+  optiq_options o = options("heu2", tr, 32);
+  o.forward_budget_bytes = 8 * 32;  // eight slots: one per stream a rank forwards at 16 ranks, and spare
+  const Exchange x[2] = {make_exchange(60, rank, size, 1, {0.8, 700, true}),
+                         make_exchange(61, rank, size, 1, {0.8, 700, true})};
+  optiq_t ctx;
+  optiq_create(MPI_COMM_WORLD, full_machine(size).c_str(), &o, &ctx);
+  for (int i = 0; i < 8; ++i) {
+    const Exchange& e = x[i % 2];
+    const bool late = rank == (3 * i + 1) % size;
+    const std::string what = "skewed repeat " + std::to_string(i) + " " + transport_name(tr);
+    if (i % 4 < 2) {
+      if (late) usleep(20000);
+      checked_call(ctx, e, MPI_BYTE, 300 + i, ck, what);
+      continue;
+    }
+    std::vector<unsigned char> sbuf, rbuf;
+    fill_buffers(e, sbuf, rbuf, rank, 300 + i);
+    optiq_request_t req = nullptr;
+    int status = optiq_ialltoallv(sbuf.data(), e.scounts.data(), e.sdispls.data(), MPI_BYTE, rbuf.data(),
+                                  e.rcounts.data(), e.rdispls.data(), MPI_BYTE, ctx, &req);
+    if (late) usleep(20000);
+    if (status == OPTIQ_SUCCESS) status = optiq_wait(&req);
+    if (!ck.expect(common_status(status) == OPTIQ_SUCCESS, "%s: %s", what.c_str(), optiq_error_string(ctx))) break;
+    std::string why;
+    const bool right = verify_buffers(e, rbuf, rank, 300 + i, &why);
+    ck.expect(right, "%s: %s", what.c_str(), why.c_str());
+  }
+  optiq_stats st;
+  optiq_get_stats(ctx, &st);
+  unsigned long long forwarded = 0;
+  MPI_Allreduce(&st.forwarded_bytes, &forwarded, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  ck.expect(size < 4 || forwarded > 0, "skewed repeats %s: nothing was forwarded", transport_name(tr));
+  ck.expect(st.held_bytes_peak <= st.budget_bytes, "skewed repeats: held %llu bytes, budget %llu",
+            st.held_bytes_peak, st.budget_bytes);
+  optiq_destroy(&ctx);
+}
+
 // Rank 0 writes a plan with the core; every rank loads and executes it with its own buffers.
 void plan_files(optiq_transport tr, int rpn, Checker& ck) {
   const int rank = world_rank(), size = world_size();
@@ -193,6 +238,7 @@ int main(int argc, char** argv) {
     tiny_chunks_and_datatypes(tr, ck);
     repeated_calls_and_cache(tr, ck);
     overlap_with_work(tr, ck);
+    skewed_repeats(tr, ck);
     plan_files(tr, 1, ck);
     plan_files(tr, 2, ck);
   }

@@ -10,16 +10,17 @@ struct CreditEntry {  // "slot `slot` of class `cls` at the sender is yours to f
   std::int32_t slot;
 };
 
-struct NotifyEntry {  // "a chunk of flow `tag` is complete in your memory" (rma)
+struct AvailEntry {  // "a chunk of flow `tag` is ready at this address of my window: fetch it" (rma)
   std::int32_t tag;
-  std::int32_t slot;  // -1: in the receive buffer
+  std::int32_t slot;  // >= 0: into that forwarding slot of yours; -1: into your receive buffer
   std::uint64_t index;
   std::uint64_t len;
+  std::int64_t address;
+  std::uint64_t id;  // names the announce in the release that answers it
 };
 
-struct AddressEntry {  // "put flow `tag`'s bytes at this address of my window" (rma)
-  std::int64_t tag;
-  std::int64_t address;
+struct ReleaseEntry {  // "I have fetched the chunk of announce `id`: its memory is yours again" (rma)
+  std::uint64_t id;
 };
 
 }  // namespace optiq::rt

@@ -18,7 +18,7 @@ namespace optiq::rt {
 struct Comms {
   MPI_Comm data = MPI_COMM_NULL;  // chunks into the destination's receive buffer
   MPI_Comm fwd = MPI_COMM_NULL;   // chunks into forwarding slots
-  MPI_Comm ctrl = MPI_COMM_NULL;  // credits, notifications, addresses, and planning collectives
+  MPI_Comm ctrl = MPI_COMM_NULL;  // credits, announces, releases, and planning collectives
   int rank = 0;
   int size = 0;
 };
@@ -26,7 +26,7 @@ struct Comms {
 // Control-message tags on Comms::ctrl (data tags start at kDataTagBase).
 constexpr int kTagCredit = 1;
 constexpr int kTagNotify = 2;
-constexpr int kTagAddress = 3;
+constexpr int kTagRelease = 3;
 
 // The application's buffers for one operation; offsets are in bytes.
 struct Buffers {
@@ -96,8 +96,11 @@ class Transport {
   // Bytes of forwarding memory the transport holds.
   virtual Bytes reserved() const = 0;
   // True when a sender may not assume the schedule's initial credits: the forwarder sends them
-  // as credit messages once its slots are free for this operation (one-sided puts would
-  // otherwise land in slots a rank still forwards from in the previous operation).
+  // as credit messages once its slots are free for this operation. A transport needs this when
+  // a sender writes into a remote slot without its owner taking part (one-sided puts): a fast
+  // rank could otherwise fill a slot that a slower rank still forwards from in the previous
+  // operation. Where only the slot's owner writes into it (a receive it posts, a get it
+  // issues), and only after its own begin(), the initial credits are safe as they stand.
   virtual bool announces_initial_credits() const = 0;
 
   // Early starts. A rank may begin an operation before the ranks have agreed on it when its
