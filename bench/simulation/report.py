@@ -7,7 +7,6 @@ from collections import defaultdict
 from pathlib import Path
 
 from optiq.plots import pyplot
-from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD
 
 THESIS_SPEEDUP = {"disjoint": 4.2, "overlap": 4.7, "subset": 4.8}  # thesis OPT over MPI_Alltoallv, Mira 1024
 THESIS_BREAK_EVEN = "512 KiB"
@@ -27,6 +26,18 @@ THESIS_ROW = {"optimal": "opt"}  # optiq planners reported beside a thesis row o
 def load(results: Path, stage: str):
     path = results / f"{stage}.json"
     return json.loads(path.read_text()) if path.is_file() else None
+
+
+def with_costs(section: list, doc: dict) -> list:
+    """The section, saying under its title what CPU work its runs were charged."""
+    costs = doc.get("cpu_costs")
+    if costs is None:
+        note = ("*Recorded before CPU work was charged by default: copies and messages were free here "
+                "(see docs/simulation.md); not re-run since.*")
+    else:
+        note = (f"CPU work charged: copies at {costs['copy_bandwidth'] / 1e9:g} GB/s, "
+                f"{costs['message_overhead'] * 1e6:g} us per message.")
+    return section[:1] + ["", note] + section[1:]
 
 
 def mpi_of(rows, **match):
@@ -193,29 +204,29 @@ def write_report(results: Path) -> None:
 
     out = ["# Simulated results (SimGrid SMPI)", "",
            "Regenerate with `.venv/bin/python bench/simulation/run.py all` (model settings: docs/simulation.md). "
-           "Simulated ms are one call after a warm-up call. CPU work is charged at the measured defaults "
-           "(docs/simulation.md, \"CPU costs charged in simulated time\"): every chunk a forwarder relays is "
-           f"copied at {COPY_BANDWIDTH / 1e9:g} GB/s, every message below 64 KiB costs "
-           f"{MESSAGE_OVERHEAD * 1e6:g} us. Predicted ms are the executed plan's busiest link over 1.8 GB/s, or "
-           f"its busiest copier's copied bytes over {COPY_BANDWIDTH / 1e9:g} GB/s if that takes longer; "
+           "Simulated ms are one call after a warm-up call. Runs charge CPU work at the measured defaults "
+           "(docs/simulation.md, \"CPU costs charged in simulated time\"; each section says what it charged): "
+           "every chunk a forwarder relays is copied at the copy rate, every message below 64 KiB costs the "
+           "per-message time. Predicted ms are the executed plan's busiest link over 1.8 GB/s, or "
+           "its busiest copier's copied bytes over the copy rate if that takes longer; "
            "'of prediction' is predicted / simulated; wall s is this machine's cost of the simulation.", ""]
     doc = load(results, "patterns")
     if doc:
-        out += patterns_section(doc, results, plt)
+        out += with_costs(patterns_section(doc, results, plt), doc)
     doc = load(results, "sizes")
     if doc:
-        out += sizes_section(doc, results, plt)
+        out += with_costs(sizes_section(doc, results, plt), doc)
     doc = load(results, "chunks")
     if doc:
         chunks_plot(doc, results, plt)
-        out += simple_section("## Chunk size sweep, disjoint 8 MiB (thesis Fig. 13; [plot](chunks.png))", doc, "chunk",
-                              "chunk 0 is the automatic choice.")
+        out += with_costs(simple_section("## Chunk size sweep, disjoint 8 MiB (thesis Fig. 13; [plot](chunks.png))",
+                                         doc, "chunk", "chunk 0 is the automatic choice."), doc)
     doc = load(results, "random")
     if doc:
-        out += simple_section("## Random pairings, 8 MiB (thesis Table IX)", doc, "seed",
-                              "Pattern `random`: the node sets of disjoint (the first P/16 nodes send to the last P/2, eight destinations each) with the destinations shuffled by the seed; the thesis paired its three patterns at random the same way.")
+        out += with_costs(simple_section("## Random pairings, 8 MiB (thesis Table IX)", doc, "seed",
+                              "Pattern `random`: the node sets of disjoint (the first P/16 nodes send to the last P/2, eight destinations each) with the destinations shuffled by the seed; the thesis paired its three patterns at random the same way."), doc)
         out += random_summary(doc)
     doc = load(results, "transports")
     if doc:
-        out += simple_section("## Transports: two-sided (p2p) and one-sided (rma)", doc, "transport")
+        out += with_costs(simple_section("## Transports: two-sided (p2p) and one-sided (rma)", doc, "transport"), doc)
     (results / "README.md").write_text("\n".join(out) + "\n")

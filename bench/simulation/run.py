@@ -22,6 +22,7 @@ from pathlib import Path
 
 from optiq import parse_bytes
 from optiq.simulation.experiment import Setup, simulate
+from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -125,7 +126,8 @@ def main() -> int:
                                                                           "policy", "chunk", "seed", "transport")))
             new = {key(r) for r in rows}
             rows = [r for r in json.loads(path.read_text())["rows"] if key(r) not in new] + rows
-        doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows}
+        doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows,
+               "cpu_costs": {"copy_bandwidth": COPY_BANDWIDTH, "message_overhead": MESSAGE_OVERHEAD}}
         (RESULTS / f"{stage}.json").write_text(json.dumps(doc, indent=1) + "\n")
         log(f"wrote {RESULTS / (stage + '.json')}")
     from report import write_report  # noqa: E402  (plots need matplotlib; import only when reporting)
