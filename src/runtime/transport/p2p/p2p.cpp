@@ -37,7 +37,7 @@ class P2P final : public Transport {
     received_from_.assign(comms_.size, 0);
     for (const RecvFlow& r : s.recvs) {
       finals_.push_back({b.recv_at(r.src, r.offset), r.bytes, r.chunk, (r.bytes + r.chunk - 1) / r.chunk, 0,
-                         r.upstream, r.tag});
+                         r.upstream, r.tag, {}});
       for (std::uint64_t i = 0; i < kWindow; ++i) post_final(finals_.size() - 1);
     }
     std::map<Rank, std::uint64_t> due;
@@ -80,14 +80,26 @@ class P2P final : public Transport {
         fifo.pop_front();
       }
     }
-    final_requests_.test([&](const std::pair<std::size_t, Bytes>& note, const MPI_Status& st) {
-      int len = 0;
-      MPI_Get_count(&st, MPI_BYTE, &len);
-      if (static_cast<Bytes>(len) != note.second) fatal(comms_, "a chunk arrived shorter than its flow's layout");
-      ++ev.delivered;
-      ++received_from_[finals_[note.first].upstream];
-      post_final(note.first);
-    });
+    // A flow's chunks come from one upstream with one tag, so its receives match, and
+    // complete, in the order they were posted: testing each flow's oldest receive finds every
+    // completion while touching one request per flow rather than a window of them.
+    for (std::size_t f = 0; f < finals_.size(); ++f) {
+      auto& posted = finals_[f].posted_recvs;
+      while (!posted.empty()) {
+        FinalRecv& head = posted.front();
+        int done = head.early.done;
+        MPI_Status st = head.early.status;
+        if (!done) MPI_Test(&head.request, &done, &st);
+        if (!done) break;
+        int len = 0;
+        MPI_Get_count(&st, MPI_BYTE, &len);
+        if (static_cast<Bytes>(len) != head.len) fatal(comms_, "a chunk arrived shorter than its flow's layout");
+        ++ev.delivered;
+        ++received_from_[finals_[f].upstream];
+        posted.pop_front();
+        post_final(f);
+      }
+    }
     sends_.test([&](std::uint64_t cookie, const MPI_Status&) { ev.sent.push_back(cookie); });
     credits_.poll([&](Rank peer, const CreditEntry& e) { ev.credits.push_back({peer, e.cls, e.slot}); });
     credits_.flush();
@@ -97,7 +109,8 @@ class P2P final : public Transport {
     waits_.clear();
     for (auto& [upstream, fifo] : upstream_)
       for (SlotRecv& r : fifo) waits_.add(&r.request, &r.early);
-    final_requests_.watch(waits_);
+    for (Final& fl : finals_)
+      if (!fl.posted_recvs.empty()) waits_.add(&fl.posted_recvs.front().request, &fl.posted_recvs.front().early);
     sends_.watch(waits_);
     credits_.watch(waits_);
     waits_.wait();
@@ -108,7 +121,9 @@ class P2P final : public Transport {
   void end() override {
     for (const auto& [upstream, fifo] : upstream_)
       if (!fifo.empty()) fatal(comms_, "a forwarding slot is still posted after the operation");
-    if (!final_requests_.empty() || !sends_.empty()) fatal(comms_, "a message is still in flight after the operation");
+    for (const Final& fl : finals_)
+      if (!fl.posted_recvs.empty()) fatal(comms_, "a receive is still posted after the operation");
+    if (!sends_.empty()) fatal(comms_, "a message is still in flight after the operation");
   }
 
   Bytes reserved() const override { return pool_.size(); }
@@ -131,9 +146,17 @@ class P2P final : public Transport {
     // Receives first, then the counts: a peer that has the counts has left the alltoall, so
     // may send the next operation's messages, which a receive still posted here would take.
     if (started)
-      final_requests_.cancel_all([&](const std::pair<std::size_t, Bytes>& note, const MPI_Status&, bool cancelled) {
-        if (!cancelled) ++received[finals_[note.first].upstream];
-      });
+      for (Final& fl : finals_)
+        for (FinalRecv& r : fl.posted_recvs) {
+          int cancelled = 0;
+          if (!r.early.done && r.request != MPI_REQUEST_NULL) {
+            MPI_Status st;
+            MPI_Cancel(&r.request);
+            MPI_Wait(&r.request, &st);
+            MPI_Test_cancelled(&st, &cancelled);
+          }
+          if (!cancelled) ++received[fl.upstream];
+        }
     MPI_Alltoall(sent.data(), 1, MPI_UINT64_T, got.data(), 1, MPI_UINT64_T, comms_.ctrl);
     // Messages that found no receive (the peer did not start early, or its receive was
     // cancelled first) are taken now and dropped; then every send of this rank can complete.
@@ -154,12 +177,18 @@ class P2P final : public Transport {
   }
 
  private:
+  struct FinalRecv {
+    MPI_Request request;
+    Bytes len;
+    Early early;
+  };
   struct Final {
     char* base;
     Bytes bytes, chunk;
     std::uint64_t chunks, posted;
     Rank upstream;
     int tag;
+    std::deque<FinalRecv> posted_recvs;  // oldest first
   };
   struct SlotRecv {
     int slot;
@@ -172,9 +201,9 @@ class P2P final : public Transport {
     if (fl.posted == fl.chunks) return;
     const Bytes off = fl.posted * fl.chunk;
     const Bytes len = std::min(fl.chunk, fl.bytes - off);
-    MPI_Request r;
-    MPI_Irecv(fl.base + off, static_cast<int>(len), MPI_BYTE, fl.upstream, fl.tag, comms_.data, &r);
-    final_requests_.add(r, {f, len});
+    fl.posted_recvs.push_back({MPI_REQUEST_NULL, len, Early{}});
+    MPI_Irecv(fl.base + off, static_cast<int>(len), MPI_BYTE, fl.upstream, fl.tag, comms_.data,
+              &fl.posted_recvs.back().request);
     ++fl.posted;
   }
 
@@ -185,7 +214,6 @@ class P2P final : public Transport {
   std::map<Rank, std::deque<SlotRecv>> upstream_;
   std::unordered_map<std::uint64_t, std::uint64_t> arrived_;  // (upstream, tag) -> chunks so far
   std::vector<Final> finals_;
-  Requests<std::pair<std::size_t, Bytes>> final_requests_;  // (flow, expected length)
   Requests<std::uint64_t> sends_;
   std::vector<std::uint64_t> sent_to_, received_from_;  // data messages per peer in this operation
   Channel<CreditEntry> credits_;
