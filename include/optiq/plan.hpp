@@ -24,6 +24,10 @@ struct Plan {
   std::string routing;   // the default routing model the plan is compared with
   std::string planner;
   std::vector<JobPlan> jobs;
+  // The time the plan promises: its predicted time in the model it was made for (link
+  // capacities, and the forwarders' copy rate when that was known). 0: unstated. The runtime
+  // paces its paths to it.
+  double seconds = 0;
 };
 
 // Throws optiq::Error describing the first defect: a path that does not run src -> dst over

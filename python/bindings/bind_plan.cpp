@@ -1,8 +1,11 @@
+#include <cmath>
+
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "optiq/error.hpp"
 #include "optiq/mcf.hpp"
 #include "optiq/metrics.hpp"
 #include "optiq/plan_io.hpp"
@@ -36,7 +39,15 @@ void bind_plan(nb::module_& m) {
       .def_rw("topology", &Plan::topology)
       .def_rw("routing", &Plan::routing)
       .def_rw("planner", &Plan::planner)
-      .def_rw("jobs", &Plan::jobs);
+      .def_rw("jobs", &Plan::jobs)
+      .def_prop_rw(
+          "seconds", [](const Plan& p) { return p.seconds; },
+          [](Plan& p, double s) {
+            if (!(s >= 0) || !std::isfinite(s)) throw optiq::Error("a plan's seconds must be finite and at least 0");
+            p.seconds = s;
+          },
+          "The time the plan promises (its predicted time; 0: unstated). Plan files carry it and "
+          "the runtime paces the plan's paths to it.");
 
   m.def("validate_plan", &validate_plan, "plan"_a, "topology"_a, "Raise optiq.Error on the first defect.");
   m.def("split_evenly", &split_evenly, "bytes"_a, "parts"_a);

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -15,7 +16,9 @@ std::string plan_to_json(const Plan& plan, const Network& topo) {
   out << "{\"format\":\"optiq-plan\",\"version\":" << kPlanFormatVersion << ",\n \"topology\":"
       << json::quote(plan.topology) << ",\"network\":" << json::quote(topo.digest())
       << ",\"routing\":" << json::quote(plan.routing)
-      << ",\"planner\":" << json::quote(plan.planner) << ",\n \"jobs\":[";
+      << ",\"planner\":" << json::quote(plan.planner);
+  if (plan.seconds > 0) out << ",\"seconds\":" << json::Ordered(plan.seconds).dump();
+  out << ",\n \"jobs\":[";
   for (std::size_t j = 0; j < plan.jobs.size(); ++j) {
     const JobPlan& jp = plan.jobs[j];
     json::Ordered paths = json::Ordered::array();
@@ -100,6 +103,11 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
   plan.topology = json::as_string(json::member(doc, "topology", origin), origin + ": topology");
   plan.routing = json::as_string(json::member(doc, "routing", origin), origin + ": routing");
   plan.planner = json::as_string(json::member(doc, "planner", origin), origin + ": planner");
+  if (doc.contains("seconds")) {
+    plan.seconds = json::as_number(doc["seconds"], origin + ": seconds");
+    if (!(plan.seconds >= 0) || !std::isfinite(plan.seconds))
+      throw Error(origin + ": seconds must be a finite number of seconds, at least 0");
+  }
   const Network topo = [&] {
     try {
       Network t = parse_network(plan.topology);

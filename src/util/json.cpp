@@ -96,6 +96,11 @@ std::int64_t as_int(const Value& v, const std::string& where) {
   return v.get<std::int64_t>();
 }
 
+double as_number(const Value& v, const std::string& where) {
+  if (!v.is_number()) throw Error(where + ": expected a number, got " + describe(v));
+  return v.get<double>();
+}
+
 std::string quote(const std::string& s) {
   try {
     return Value(s).dump();

@@ -24,6 +24,7 @@ const Value::array_t& as_array(const Value& v, const std::string& where);
 const std::string& as_string(const Value& v, const std::string& where);
 std::uint64_t as_uint(const Value& v, const std::string& where);
 std::int64_t as_int(const Value& v, const std::string& where);
+double as_number(const Value& v, const std::string& where);  // any JSON number
 
 // A JSON string literal for s; throws optiq::Error when s is not valid UTF-8.
 std::string quote(const std::string& s);

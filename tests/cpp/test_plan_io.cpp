@@ -51,6 +51,14 @@ TEST(PlanJson, RoundTripsExactly) {
     }
   }
   EXPECT_EQ(plan_to_json(q, t), text);
+  EXPECT_EQ(q.seconds, 0) << "a plan that states no time";
+  EXPECT_EQ(text.find("seconds"), std::string::npos);
+
+  Plan timed = p;
+  timed.seconds = 0.0093210661111111;  // any double comes back bit for bit
+  const Plan back = plan_from_json(plan_to_json(timed, t));
+  EXPECT_EQ(back.seconds, timed.seconds);
+  EXPECT_EQ(plan_to_json(back, t), plan_to_json(timed, t));
 }
 
 // The writer's layout is part of the format's look: one job per line, compact members.
@@ -190,6 +198,8 @@ TEST(PlanJson, RejectsCorruptAndInconsistentFiles) {
       {R"({"format":"other","version":1})", "not an optiq plan"},
       {R"({"format":"optiq-plan","version":3})", "version 3"},
       {R"({"format":"optiq-plan","version":0})", "version 0"},
+      {head2 + R"("seconds":"1","jobs":[]})", "seconds: expected a number"},
+      {head2 + R"("seconds":-0.5,"jobs":[]})", "seconds must be a finite number"},
       {R"({"format":"optiq-plan","version":1,"topology":"cube:3","routing":"dor","planner":"x","jobs":[]})",
        "unknown topology"},
       {R"({"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"zz","planner":"x","jobs":[]})",
