@@ -43,6 +43,12 @@ typedef enum { OPTIQ_TRANSPORT_P2P = 0, OPTIQ_TRANSPORT_RMA = 1 } optiq_transpor
  * (they hold slots upstream ranks wait for), its own, or alternately. */
 typedef enum { OPTIQ_QUEUE_FORWARD_FIRST = 0, OPTIQ_QUEUE_LOCAL_FIRST = 1, OPTIQ_QUEUE_ROUND_ROBIN = 2 } optiq_queue;
 
+/* When a rank sends its own chunks. Paced: a plan that forwards runs each path at the rate its
+ * share needs, so that all finish at the plan's predicted time (a chunk leaves once the path's
+ * bytes before it would have at that rate); forwarded chunks move on as they arrive. Eager: as
+ * soon as a send is free, the path least far along first. */
+typedef enum { OPTIQ_DISPATCH_PACED = 0, OPTIQ_DISPATCH_EAGER = 1 } optiq_dispatch;
+
 typedef struct optiq_options {
   const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "mcf")  */
   const char *routing;           /* the network's default routing model; NULL: the topology's own */
@@ -55,8 +61,9 @@ typedef struct optiq_options {
                                     copied by optiq_create */
   int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
   optiq_queue queue;             /* queue discipline (default forward-first) */
-  int max_inflight;              /* data messages in flight per rank (default 32) */
+  int max_inflight;              /* data messages in flight per rank (default 512) */
   int paths_per_job;             /* candidate paths per message for heu1/heu2 (default 50) */
+  optiq_dispatch dispatch;       /* paced (default) or eager */
 } optiq_options;
 
 typedef struct optiq_context *optiq_t;

@@ -151,12 +151,14 @@ struct RankSchedule {
   std::vector<PeerBytes> send_bytes;  // per destination, ascending
   std::vector<PeerBytes> recv_bytes;  // per source, ascending
   Bytes off_plan_bytes = 0;  // of the flows this rank starts
+  // The time the whole operation's plan promises (its fluid prediction), the same on every
+  // rank; the engine paces this rank's own chunks to it. 0: nothing forwards, or unknown.
+  double planned_seconds = 0;
 };
 
-// Chunk size per flow. Explicit: the same for every flow. Automatic: a flow without forwarders
-// goes whole (up to kMaxMessage); forwarded flows share one size that grows with the largest
-// forwarded flow, shrinks with the number of forwarders (pipelining), and leaves room for two
-// slots per stream within the budget. Throws optiq::Error when the budget cannot hold one slot
+// Chunk size per flow. Explicit: the same for every flow. Automatic: when no flow forwards,
+// each goes whole (up to kMaxMessage); otherwise all share one size, an eighth of the largest
+// forwarded flow within 4-128 KiB, that leaves room for two slots per stream within the budget. Throws optiq::Error when the budget cannot hold one slot
 // per stream at some rank.
 std::vector<Bytes> choose_chunks(const std::vector<Flow>& flows, int num_ranks, const ScheduleOptions& options);
 

@@ -78,6 +78,11 @@ void read(Config& c) {
     c.options.direct_threshold_bytes = size("OPTIQ_DIRECT_THRESHOLD", c.options.direct_threshold_bytes);
     c.options.forward_budget_bytes = size("OPTIQ_FORWARD_BUDGET", c.options.forward_budget_bytes);
     c.options.max_inflight = positive_int("OPTIQ_MAX_INFLIGHT", c.options.max_inflight);
+    if (const char* d = get("OPTIQ_DISPATCH")) {
+      if (!std::strcmp(d, "paced")) c.options.dispatch = OPTIQ_DISPATCH_PACED;
+      else if (!std::strcmp(d, "eager")) c.options.dispatch = OPTIQ_DISPATCH_EAGER;
+      else bad("OPTIQ_DISPATCH", d, "expected paced or eager");
+    }
     c.options.plan_cache = flag("OPTIQ_PLAN_CACHE", c.options.plan_cache != 0) ? 1 : 0;
     c.enabled = true;
   } catch (const BadValue& e) {

@@ -228,6 +228,86 @@ void plan_files(optiq_transport tr, int rpn, Checker& ck) {
   if (rank == 0) std::remove(path.c_str());
 }
 
+// A plan file that states its time: a forwarding plan is paced to it (its last chunks cannot
+// leave before most of that time has passed), a direct one is not, and eager dispatch ignores
+// it; every byte arrives either way.
+void paced_plan_files(optiq_transport tr, Checker& ck) {
+  const int rank = world_rank(), size = world_size();
+  const std::string spec = full_machine(size);
+  int pid = static_cast<int>(getpid());
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const double promised = 0.2;
+  for (const char* planner : {"heu2", "default"}) {
+    const std::string path = "/tmp/optiq-test-paced-" + std::to_string(pid) + "-" + planner + ".json";
+    if (rank == 0) {
+      const optiq::Network t = optiq::parse_network(spec);
+      const auto routing = optiq::make_routing(t.default_routing(), t);
+      std::vector<optiq::Job> jobs;
+      for (int a = 0; a < size; ++a)
+        for (int step : {1, size / 2})
+          if (step > 0 && (a + step) % size != a) jobs.push_back({a, (a + step) % size, 48 << 10});
+      optiq::PlannerOptions po;
+      po.k = 6;
+      po.chunk = 4096;
+      optiq::Plan plan = optiq::make_plan(planner, t, *routing, jobs, po);
+      plan.seconds = promised;
+      optiq::save_plan(plan, t, path);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (optiq_dispatch dispatch : {OPTIQ_DISPATCH_PACED, OPTIQ_DISPATCH_EAGER}) {
+      optiq_options o = options("default", tr, 4096);
+      o.dispatch = dispatch;
+      optiq_t ctx;
+      optiq_create(MPI_COMM_WORLD, spec.c_str(), &o, &ctx);
+      optiq_plan_t plan = nullptr;
+      const std::string what = std::string(planner) + " plan, " + (dispatch == OPTIQ_DISPATCH_PACED ? "paced" : "eager") +
+                               ", " + transport_name(tr);
+      if (ck.expect(common_status(optiq_plan_load(ctx, path.c_str(), &plan)) == OPTIQ_SUCCESS, "%s: load: %s",
+                    what.c_str(), optiq_error_string(ctx))) {
+        std::vector<long long> out(size), in(size);
+        optiq_plan_counts(plan, out.data(), in.data());
+        Exchange x;
+        x.elem = 1;
+        x.scounts.assign(out.begin(), out.end());
+        x.rcounts.assign(in.begin(), in.end());
+        x.sdispls.assign(size, 0);
+        x.rdispls.assign(size, 0);
+        x.send_elems = x.recv_elems = 0;
+        for (int p = 0; p < size; ++p) {
+          x.sdispls[p] = static_cast<int>(x.send_elems);
+          x.send_elems += x.scounts[p];
+          x.rdispls[p] = static_cast<int>(x.recv_elems);
+          x.recv_elems += x.rcounts[p];
+        }
+        std::vector<MPI_Aint> sd(x.sdispls.begin(), x.sdispls.end()), rd(x.rdispls.begin(), x.rdispls.end());
+        std::vector<unsigned char> sbuf, rbuf;
+        fill_buffers(x, sbuf, rbuf, rank, 90);
+        MPI_Barrier(MPI_COMM_WORLD);
+        const double start = MPI_Wtime();
+        const int st = common_status(optiq_execute(ctx, plan, sbuf.data(), sd.data(), rbuf.data(), rd.data()));
+        double took = MPI_Wtime() - start;
+        MPI_Allreduce(MPI_IN_PLACE, &took, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        std::string why;
+        if (ck.expect(st == OPTIQ_SUCCESS, "%s: execute: %s", what.c_str(), optiq_error_string(ctx)))
+          ck.expect(verify_buffers(x, rbuf, rank, 90, &why), "%s: %s", what.c_str(), why.c_str());
+        optiq_stats stats;
+        optiq_get_stats(ctx, &stats);
+        unsigned long long forwarded = 0;
+        MPI_Allreduce(&stats.forwarded_bytes, &forwarded, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+        // Each flow's last 4 KiB chunk of at least 12 KiB is due after two thirds of the time.
+        if (dispatch == OPTIQ_DISPATCH_PACED && forwarded > 0)
+          ck.expect(took >= promised * 2 / 3, "%s: took %.3f s, before the pace allows (%.3f s)", what.c_str(), took,
+                    promised * 2 / 3);
+        if (forwarded == 0 || dispatch == OPTIQ_DISPATCH_EAGER)  // a few hundred KiB: far below the time stated
+          ck.expect(took < 10 * promised, "%s: took %.3f s, as if paced", what.c_str(), took);
+        optiq_plan_free(&plan);
+      }
+      optiq_destroy(&ctx);
+    }
+    if (rank == 0) std::remove(path.c_str());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -241,6 +321,7 @@ int main(int argc, char** argv) {
     skewed_repeats(tr, ck);
     plan_files(tr, 1, ck);
     plan_files(tr, 2, ck);
+    paced_plan_files(tr, ck);
   }
   const int failures = ck.total();
   if (world_rank() == 0) std::printf("%s: %d failures at %d ranks\n", failures ? "FAILED" : "passed", failures, world_size());

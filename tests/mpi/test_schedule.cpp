@@ -293,16 +293,34 @@ TEST(Schedules, ConsistentAcrossRanksForRandomPlans) {
   EXPECT_GT(second_hops_seen, 0);  // and some chunks cross two forwarders (class 2 slots)
 }
 
-TEST(Schedules, AutomaticChunksSendDirectFlowsWholeAndFitTheBudget) {
-  const Scenario sc = scenario("torus:4x4", 16, 1, "heu1", 3, 1 << 20);
-  ScheduleOptions o;
-  o.budget = 1 << 18;
-  const auto chunks = choose_chunks(sc.flows, 16, o);
-  for (std::size_t f = 0; f < sc.flows.size(); ++f) {
-    if (sc.flows[f].hops.size() <= 2) EXPECT_EQ(chunks[f], sc.flows[f].bytes);
-    else EXPECT_LE(chunks[f], o.budget);
+// Automatic chunks: without forwarding every flow goes whole; with it every flow, direct ones
+// too, is cut to one power-of-two size, an eighth of the largest forwarded flow within 4-128 KiB,
+// smaller only where the budget needs it.
+TEST(Schedules, AutomaticChunks) {
+  const Scenario direct = scenario("torus:4x4", 16, 1, "default", 3, 1 << 20);
+  const auto whole = choose_chunks(direct.flows, 16, ScheduleOptions{});
+  for (std::size_t f = 0; f < direct.flows.size(); ++f) EXPECT_EQ(whole[f], direct.flows[f].bytes);
+
+  for (Bytes job : {Bytes(48) << 10, Bytes(1) << 20, Bytes(8) << 20}) {
+    const Scenario sc = scenario("torus:4x4", 16, 1, "heu1", 3, job);
+    Bytes largest = 0;
+    for (const Flow& f : sc.flows)
+      if (f.hops.size() > 2) largest = std::max(largest, f.bytes);
+    ASSERT_GT(largest, 0) << "heu1 forwards on this pattern";
+    Bytes expected = 4 << 10;
+    while (expected * 2 <= std::min<Bytes>(largest / 8, 128 << 10)) expected *= 2;
+    for (Bytes budget : {Bytes(1) << 30, Bytes(1) << 18}) {
+      ScheduleOptions o;
+      o.budget = budget;
+      const auto chunks = choose_chunks(sc.flows, 16, o);
+      const Bytes c = *std::max_element(chunks.begin(), chunks.end());
+      if (budget == Bytes(1) << 30) EXPECT_EQ(c, expected) << "job " << job;
+      else EXPECT_LE(c, expected);
+      EXPECT_EQ(c & (c - 1), 0u) << c;
+      for (std::size_t f = 0; f < sc.flows.size(); ++f) EXPECT_EQ(chunks[f], std::min(c, sc.flows[f].bytes));
+      check_schedules(sc, build_schedules(sc.jobs, sc.flows, 16, o), o);
+    }
   }
-  check_schedules(sc, build_schedules(sc.jobs, sc.flows, 16, o), o);
 }
 
 TEST(Schedules, TooSmallABudgetIsAnErrorNamingTheRank) {
@@ -339,6 +357,11 @@ TEST(Schedules, SerialiseRoundTripAndRejectGarbage) {
   ScheduleOptions o;
   o.chunk = 9;
   for (const RankSchedule& s : build_schedules(sc.jobs, sc.flows, 8, o)) {
+    RankSchedule paced = s;
+    paced.planned_seconds = 0.125;
+    EXPECT_EQ(deserialize_schedule(serialize(paced)).planned_seconds, 0.125);
+    paced.planned_seconds = -1;
+    EXPECT_THROW(deserialize_schedule(serialize(paced)), Error);
     const std::string bytes = serialize(s);
     EXPECT_EQ(serialize(deserialize_schedule(bytes)), bytes);
     EXPECT_THROW(deserialize_schedule(bytes.substr(0, bytes.size() - 1)), Error);

@@ -72,8 +72,11 @@ def register(subparsers) -> None:
                     help="messages below this go directly, unplanned (default: %(default)s)")
     rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
                     help="which waiting chunk goes first (default: %(default)s)")
-    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="K",
-                    help="data messages in flight per rank (default: %(default)s)")
+    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=None, metavar="K",
+                    help="data messages in flight per rank (default: the runtime's, include/optiq/optiq.h)")
+    rt.add_argument("--dispatch", default="paced", choices=("paced", "eager"),
+                    help="paced: a forwarding plan's paths run at the rates of their shares; eager: every "
+                         "chunk as soon as a send is free (default: %(default)s; docs/runtime.md)")
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=5, metavar="K",
                       help="timed calls of each (default: %(default)s)")
@@ -132,7 +135,9 @@ def driver_arguments(args, plan_file: str | None = None) -> list[str]:
     out = ["--topology", args.topology, "--ranks-per-node", str(args.ranks_per_node),
            "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
            "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
-           "--warmup", str(args.warmup), "--max-inflight", str(args.max_inflight)]
+           "--warmup", str(args.warmup), "--dispatch", args.dispatch]
+    if args.max_inflight is not None:
+        out += ["--max-inflight", str(args.max_inflight)]
     if args.agreement_baseline:
         out.append("--agreement-baseline")
     if plan_file:

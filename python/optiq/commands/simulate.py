@@ -64,8 +64,12 @@ def register(subparsers) -> None:
     cost.add_argument("--message-overhead", type=latency, default=smpi.MESSAGE_OVERHEAD, metavar="SECONDS",
                       help="CPU seconds per message sent, MPI_Alltoallv's included (SMPI's smpi/os, which "
                            "SMPI applies to messages below 64 KiB only; default: %(default)g, measured)")
-    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=32, metavar="N",
-                    help="data messages a rank keeps in flight (default: %(default)s)")
+    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=None, metavar="N",
+                    help="data messages a rank keeps in flight (default: the runtime's, include/optiq/optiq.h)")
+    rt.add_argument("--dispatch", default="paced", choices=("paced", "eager"),
+                    help="paced: each path of a forwarding plan runs at the rate its share needs, to finish "
+                         "at the plan's predicted time; eager: every chunk as soon as a send is free "
+                         "(default: %(default)s; docs/runtime.md)")
     bg = p.add_argument_group("background traffic (a second job on the machine, docs/simulation.md)")
     bg.add_argument("--background-load", type=real(0, 1), default=0.0, metavar="FRACTION",
                     help="each background flow's rate cap as a fraction of the link bandwidth (default: 0, none)")
@@ -102,7 +106,7 @@ def setup_from(args) -> Setup:
     return Setup(topology=args.topology, pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
-                 max_inflight=args.max_inflight,
+                 max_inflight=args.max_inflight, dispatch=args.dispatch,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
                  options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,

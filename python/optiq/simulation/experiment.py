@@ -43,7 +43,8 @@ class Setup:
     chunk: str = "0"
     threshold: str = "16KiB"
     budget: str = "16MiB"
-    max_inflight: int = 32
+    max_inflight: int | None = None  # None: the runtime's default (include/optiq/optiq.h)
+    dispatch: str = "paced"        # paced or eager (docs/runtime.md)
     iterations: int = 1
     verify: bool | None = None     # None: check bytes when the exchange is small enough to hold in memory
     latency: float = 5e-8
@@ -131,7 +132,9 @@ def _driver_args(s: Setup, net, total_bytes: int) -> list:
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
     args = ["--topology", net.spec, "--routing", plat.routing_of(net), "--transport", s.transport, "--chunk", s.chunk,
             "--threshold", s.threshold, "--budget", s.budget,
-            "--max-inflight", str(s.max_inflight), "--iterations", str(s.iterations), "--warmup", "1"]
+            "--dispatch", s.dispatch, "--iterations", str(s.iterations), "--warmup", "1"]
+    if s.max_inflight is not None:
+        args += ["--max-inflight", str(s.max_inflight)]
     return args + ([] if verify else ["--shared-buffers"])
 
 
@@ -139,11 +142,13 @@ def write_plans(plans: dict, net, directory: Path) -> dict:
     """Writes every plan of :func:`predictions` to ``directory/NAME.json``.
 
     Returns ``{name: (path, metrics, sha256)}``: the metrics of the plan read back from its
-    file, and the SHA-256 of the file's bytes, so a prediction is always that of the file.
+    file, and the SHA-256 of the file's bytes, so a prediction is always that of the file. Each
+    file states its prediction as the plan's ``seconds``, the time the runtime paces it to.
     """
     out = {}
     for name, (plan, metrics, _) in plans.items():
         path = directory / f"{name}.json"
+        plan.seconds = metrics.predicted_seconds
         _core.save_plan(plan, net, str(path))
         data = path.read_bytes()
         read = _core.plan_from_json(data.decode("utf-8"), str(path))

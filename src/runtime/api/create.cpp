@@ -3,6 +3,7 @@
 #include <cstring>
 #include <new>
 
+#include "../engine/cpu_costs.hpp"
 #include "context.hpp"
 #include "optiq/error.hpp"
 #include "optiq/planner.hpp"
@@ -31,7 +32,7 @@ std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size
   const long long nums[] = {static_cast<long long>(o.chunk_bytes), o.transport,
                             static_cast<long long>(o.forward_budget_bytes),
                             static_cast<long long>(o.direct_threshold_bytes), o.ranks_per_node, o.plan_cache != 0,
-                            o.queue, o.max_inflight, o.paths_per_job};
+                            o.queue, o.max_inflight, o.paths_per_job, o.dispatch};
   mix_bytes(nums, sizeof nums);
   if (o.rank_to_node) mix_bytes(o.rank_to_node, sizeof(int) * static_cast<std::size_t>(size));
   return h;
@@ -58,6 +59,8 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
     throw Failure(OPTIQ_ERR_ARG, "unknown transport " + std::to_string(o.transport));
   if (o.queue != OPTIQ_QUEUE_FORWARD_FIRST && o.queue != OPTIQ_QUEUE_LOCAL_FIRST && o.queue != OPTIQ_QUEUE_ROUND_ROBIN)
     throw Failure(OPTIQ_ERR_ARG, "unknown queue discipline " + std::to_string(o.queue));
+  if (o.dispatch != OPTIQ_DISPATCH_PACED && o.dispatch != OPTIQ_DISPATCH_EAGER)
+    throw Failure(OPTIQ_ERR_ARG, "unknown dispatch " + std::to_string(o.dispatch));
   if (o.max_inflight < 1) throw Failure(OPTIQ_ERR_ARG, "max_inflight must be at least 1");
   if (o.paths_per_job < 1) throw Failure(OPTIQ_ERR_ARG, "paths_per_job must be at least 1");
   if (o.forward_budget_bytes < 1) throw Failure(OPTIQ_ERR_ARG, "the forwarding budget must be at least 1 byte");
@@ -73,8 +76,10 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   s.direct_threshold = o.direct_threshold_bytes;
   s.schedule.chunk = o.chunk_bytes;
   s.schedule.budget = o.forward_budget_bytes;
+  s.copy_bandwidth = rt::simulated_copy_bandwidth();
   ctx->use_cache = o.plan_cache != 0;
   ctx->engine.discipline = static_cast<rt::Discipline>(o.queue);
+  ctx->engine.dispatch = static_cast<rt::Dispatch>(o.dispatch);
   ctx->engine.max_inflight = o.max_inflight;
   ctx->stats.budget_bytes = o.forward_budget_bytes;
 }
@@ -101,7 +106,8 @@ void optiq_options_init(optiq_options* o) {
   o->rank_to_node = nullptr;
   o->plan_cache = 1;
   o->queue = OPTIQ_QUEUE_FORWARD_FIRST;
-  o->max_inflight = 32;
+  o->max_inflight = 512;
+  o->dispatch = OPTIQ_DISPATCH_PACED;
   o->paths_per_job = 50;
 }
 

@@ -22,7 +22,8 @@ struct Args {
   std::uint64_t threshold = 16u << 10;
   int iterations = 5;
   int warmup = 1;
-  int max_inflight = 32;
+  int max_inflight = 0;  // 0: the library's default
+  std::string dispatch = "paced";
   bool agreement_baseline = false;  // also time MPI_Alltoallv after an allgather like optiq's
   std::string routing;               // the network's routing model; empty: the topology's own
   std::string only;                  // "optiq" or "mpi": time just that one; empty: both

@@ -123,7 +123,8 @@ int run(const Args& args, MPI_Comm job_comm) {
   o.forward_budget_bytes = args.budget;
   o.direct_threshold_bytes = args.threshold;
   o.ranks_per_node = args.ranks_per_node;
-  o.max_inflight = args.max_inflight;
+  if (args.max_inflight > 0) o.max_inflight = args.max_inflight;
+  o.dispatch = args.dispatch == "eager" ? OPTIQ_DISPATCH_EAGER : OPTIQ_DISPATCH_PACED;
   o.routing = args.routing.empty() ? nullptr : args.routing.c_str();
   optiq_t ctx = nullptr;
   if (optiq_create(job_comm, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {
@@ -239,6 +240,7 @@ int run(const Args& args, MPI_Comm job_comm) {
     }
     doc["transport"] = args.transport;
     doc["queue"] = args.queue;
+    doc["dispatch"] = args.dispatch;
     doc["chunk"] = args.chunk;
     doc["budget"] = args.budget;
     doc["threshold"] = args.threshold;

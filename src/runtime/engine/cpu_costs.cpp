@@ -1,5 +1,7 @@
 #include "cpu_costs.hpp"
 
+#include <time.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -37,6 +39,16 @@ void charge_copy(Bytes bytes) {
   smpi_execute_flops(static_cast<double>(bytes) / bandwidth * sg_host_get_speed(sg_host_self()));
 #else
   (void)bytes;
+#endif
+}
+
+void pause_for(double seconds) {
+  if (!(seconds > 0)) return;
+  timespec t{static_cast<time_t>(seconds), static_cast<long>((seconds - std::floor(seconds)) * 1e9)};
+#ifdef OPTIQ_SMPI
+  smpi_nanosleep(&t, nullptr);
+#else
+  nanosleep(&t, nullptr);
 #endif
 }
 

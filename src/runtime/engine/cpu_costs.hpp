@@ -19,4 +19,8 @@ double simulated_copy_bandwidth();
 // Charges the copy of `bytes` (no-op when free).
 void charge_copy(Bytes bytes);
 
+// Lets up to `seconds` pass without work (simulated seconds under SMPI), or less when the
+// system wakes the caller early.
+void pause_for(double seconds);
+
 }  // namespace optiq::rt

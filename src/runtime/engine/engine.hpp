@@ -15,9 +15,17 @@ namespace optiq::rt {
 // for), the rank's own first, or alternating.
 enum class Discipline { ForwardFirst = 0, LocalFirst = 1, RoundRobin = 2 };
 
+// When a rank injects its own chunks. Paced: a chunk is not sent before the flow's bytes ahead
+// of it would have left at the plan's rate (bytes / RankSchedule::planned_seconds), so every
+// path runs at the rate its share needs and none takes bandwidth the plan gave another;
+// forwarded chunks move on as they arrive. Eager: every chunk as soon as a send is free
+// (least-progress-first).
+enum class Dispatch { Paced = 0, Eager = 1 };
+
 struct EngineOptions {
   Discipline discipline = Discipline::ForwardFirst;
-  int max_inflight = 32;  // data messages in flight per rank
+  Dispatch dispatch = Dispatch::Paced;
+  int max_inflight = 512;  // data messages in flight per rank
 };
 
 struct EngineStats {
@@ -49,6 +57,10 @@ class Engine {
     const SendFlow* flow;
     std::uint64_t next, chunks;
     int pool;  // -1: next hop is the destination, no credit needed
+    // Chunk i is due once the flow's bytes before it would have left at the planned rate.
+    double due(std::uint64_t i, double start, double seconds) const {
+      return start + seconds * static_cast<double>(i * flow->chunk) / static_cast<double>(flow->bytes);
+    }
   };
   struct Held {
     std::int32_t slot;
@@ -102,6 +114,9 @@ class Engine {
   Bytes held_ = 0;
   bool prefer_forward_ = true;
   bool done_ = false;
+  // Pacing: the plan's time (0: not paced), when this rank started, the clock at the last
+  // round, and the earliest due time of a chunk held back in it (infinity: none).
+  double pace_seconds_ = 0, start_time_ = 0, now_ = 0, next_due_ = 0;
 };
 
 }  // namespace optiq::rt

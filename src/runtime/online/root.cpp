@@ -6,6 +6,7 @@
 #include "failure.hpp"
 #include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
+#include "optiq/metrics.hpp"
 #include "optiq/optiq.h"
 #include "optiq/plan_io.hpp"
 #include "optiq/planner.hpp"
@@ -14,14 +15,35 @@ namespace optiq::rt {
 
 namespace {
 
+// The time the plan promises: its own statement, else its predicted time in this context's
+// model (the busiest link, or the busiest copier when the copy rate is known).
+double promised_seconds(const PlanningSetup& setup, const Plan& plan) {
+  if (plan.seconds > 0) return plan.seconds;
+  double seconds = compute_metrics(plan, *setup.topo).predicted_seconds;
+  if (setup.copy_bandwidth > 0) {
+    const auto copied = copy_loads(plan, *setup.topo);
+    if (!copied.empty())
+      seconds = std::max(seconds, static_cast<double>(*std::max_element(copied.begin(), copied.end())) /
+                                      setup.copy_bandwidth);
+  }
+  return seconds;
+}
+
 std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::vector<RankJob>& jobs,
                                          const Plan& plan, const std::vector<bool>& planned) {
   const auto flows = make_flows(*setup.topo, *setup.routing, *setup.placement, jobs, plan, planned);
+  std::vector<RankSchedule> schedules;
   try {
-    return build_schedules(jobs, flows, setup.placement->num_ranks(), setup.schedule);
+    schedules = build_schedules(jobs, flows, setup.placement->num_ranks(), setup.schedule);
   } catch (const Error& e) {
     throw Failure(OPTIQ_ERR_SCHEDULE, e.what());
   }
+  // Only a plan that forwards has shares to keep: direct flows go at the network's pace.
+  if (std::any_of(flows.begin(), flows.end(), [](const Flow& f) { return f.hops.size() > 2; })) {
+    const double seconds = promised_seconds(setup, plan);
+    for (RankSchedule& s : schedules) s.planned_seconds = seconds;
+  }
+  return schedules;
 }
 
 }  // namespace

@@ -16,6 +16,9 @@ struct PlanningSetup {
   int paths_per_job = 50;
   Bytes direct_threshold = 0;
   ScheduleOptions schedule;
+  // Bytes/s a forwarder copies at, when known (0: unknown): the time a plan promises counts
+  // its busiest copier. Under SMPI, the simulated copy rate.
+  double copy_bandwidth = 0;
 };
 
 // The jobs of an alltoallv, once every receive count matches its sender's send count.

@@ -11,7 +11,8 @@ namespace optiq {
 namespace {
 
 constexpr Bytes kMinAutoChunk = 4 << 10;
-constexpr Bytes kMaxAutoChunk = 1 << 20;
+constexpr Bytes kMaxAutoChunk = 128 << 10;
+constexpr Bytes kPieces = 8;
 
 Bytes floor_pow2(Bytes x) {
   Bytes p = 1;
@@ -32,16 +33,14 @@ std::vector<Bytes> choose_chunks(const std::vector<Flow>& flows, int num_ranks, 
 
   Bytes forwarded_chunk = options.chunk;
   if (options.chunk == 0 && most_streams > 0) {
-    // Grow with the largest forwarded flow, shrink with the number of copies on its way, so
-    // that a flow crossing h forwarders is cut into at least about 4(h+1) pieces.
+    // The largest forwarded flow in at least kPieces pieces, so that it pipelines through its
+    // forwarders, and no piece above kMaxAutoChunk: smaller chunks pay per-message and
+    // per-poll costs more often, larger ones keep a forwarder waiting longer for a whole chunk
+    // before it passes it on (bench/simulation, "chunks").
     Bytes largest = 0;
-    std::size_t most_forwarders = 0;
     for (const Flow& f : flows)
-      if (detail::is_forwarded(f)) {
-        largest = std::max(largest, f.bytes);
-        most_forwarders = std::max(most_forwarders, f.hops.size() - 2);
-      }
-    Bytes c = floor_pow2(std::max<Bytes>(1, largest / (4 * (most_forwarders + 1))));
+      if (detail::is_forwarded(f)) largest = std::max(largest, f.bytes);
+    Bytes c = floor_pow2(std::max<Bytes>(1, largest / kPieces));
     c = std::clamp(c, kMinAutoChunk, kMaxAutoChunk);
     const Bytes two_slots = options.budget / (2 * most_streams), one_slot = options.budget / most_streams;
     if (c > two_slots) c = two_slots >= kMinAutoChunk ? floor_pow2(two_slots) : std::min(c, one_slot);
@@ -52,7 +51,9 @@ std::vector<Bytes> choose_chunks(const std::vector<Flow>& flows, int num_ranks, 
   for (std::size_t f = 0; f < flows.size(); ++f) {
     const Bytes whole = std::min(flows[f].bytes, kMaxMessage);
     if (options.chunk > 0) chunk[f] = std::min(options.chunk, whole);
-    else chunk[f] = detail::is_forwarded(flows[f]) ? std::min(forwarded_chunk, whole) : whole;
+    // In a plan that forwards, direct flows are cut as finely: a paced path can only keep its
+    // rate if it is sent a chunk at a time, and a whole message takes what the network gives it.
+    else chunk[f] = most_streams > 0 ? std::min(forwarded_chunk, whole) : whole;
   }
 
   // Every stream needs at least one slot, each as large as the largest chunk its rank forwards.

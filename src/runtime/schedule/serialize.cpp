@@ -1,6 +1,7 @@
 // A rank's schedule as bytes, to ship it from the planning rank. Fields in host byte order
 // (the ranks of one job run the same build); a header and bounds checks catch garbage.
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "optiq/error.hpp"
@@ -11,7 +12,7 @@ namespace optiq {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x6f707173;  // "opqs"
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 
 // Each record field by field: copying whole structs would copy their padding, which holds
 // whatever was in memory and makes equal schedules serialise differently.
@@ -111,6 +112,7 @@ std::string serialize(const RankSchedule& s) {
   w.put_vector(s.send_bytes);
   w.put_vector(s.recv_bytes);
   w.put(s.off_plan_bytes);
+  w.put(s.planned_seconds);
   return w.take();
 }
 
@@ -131,6 +133,9 @@ RankSchedule deserialize_schedule(const std::string& bytes) {
   s.send_bytes = r.get_vector<PeerBytes>();
   s.recv_bytes = r.get_vector<PeerBytes>();
   s.off_plan_bytes = r.get<Bytes>();
+  s.planned_seconds = r.get<double>();
+  if (!(s.planned_seconds >= 0) || s.planned_seconds == std::numeric_limits<double>::infinity())
+    throw Error("a schedule's planned time is not a finite number of seconds");
   if (!r.done()) throw Error("trailing bytes after a schedule");
   return s;
 }
