@@ -36,7 +36,13 @@ def with_costs(section: list, doc: dict) -> list:
                 "(see docs/simulation.md); not re-run since.*")
     else:
         note = (f"CPU work charged: copies at {costs['copy_bandwidth'] / 1e9:g} GB/s, "
-                f"{costs['message_overhead'] * 1e6:g} us per message.")
+                f"{costs['message_overhead'] * 1e6:g} us per message, ")
+        if "poll_cost" in costs:
+            note += (f"{costs['poll_cost'] * 1e9:g} ns per request tested and {costs['probe_cost'] * 1e9:g} ns "
+                     "per probe (measured, bench/results/poll_cost.md).")
+        else:
+            note += ("100 ns per request tested or probe (recorded before polls were charged their measured "
+                     "cost, 17-27 ns; not re-run since).")
     return section[:1] + ["", note] + section[1:]
 
 

@@ -10,9 +10,10 @@ The model settings, and why (docs/simulation.md has the longer story):
 - ``smpi/simulate-computation:no``: CPU time of the simulated ranks is not injected. The simulation
   runs 1024 ranks on a shared 2-core host, so measured bursts would be this machine's noise; the
   result is the network time of the exchange (planning is reported separately, in wall seconds).
-- ``smpi/test`` and ``smpi/iprobe`` at 100 ns, ``grow-injected-times:no``: each poll costs a
-  fixed, small simulated time (a polling loop must cost something, or simulated time would not
-  advance while a rank spins), without SMPI's growing back-off.
+- ``smpi/test`` at 17 ns and ``smpi/iprobe`` at 27 ns, ``grow-injected-times:no``: each poll
+  costs what MPI_Test and MPI_Iprobe cost on this machine (bench/poll_cost.py; a polling loop
+  must cost something, or simulated time would not advance while a rank spins), without SMPI's
+  growing back-off.
 - ``smpi/coll-selector:ompi`` (the default selector sends P^2 messages in some collectives) and
   ``smpi/alltoallv:ompi_basic_linear``: MPI_Alltoallv posts all its messages at once, so its time
   is the network's default routing at work, not a pairwise algorithm's serialisation.
@@ -35,7 +36,10 @@ from pathlib import Path
 from .. import _core
 from ..failure import failure_summary
 
-POLL_COST = 1e-7
+# Seconds per request tested and per MPI_Iprobe, measured by bench/poll_cost.py
+# (bench/results/poll_cost.md).
+POLL_COST = 1.7e-8
+PROBE_COST = 2.7e-8
 
 MODEL_SETTINGS = (
     "network/model:CM02",
@@ -44,7 +48,7 @@ MODEL_SETTINGS = (
     "network/crosstraffic:0",
     "smpi/simulate-computation:no",
     f"smpi/test:{POLL_COST:g}",
-    f"smpi/iprobe:{POLL_COST:g}",
+    f"smpi/iprobe:{PROBE_COST:g}",
     "smpi/grow-injected-times:no",
     "smpi/coll-selector:ompi",
     "smpi/alltoallv:ompi_basic_linear",
