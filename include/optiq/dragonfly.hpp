@@ -64,6 +64,11 @@ class DragonflyShape {
   int green_base_ = 0, black_base_ = 0, blue_base_ = 0, num_cables_ = 0;
 };
 
+// SimGrid's topo_parameters text "G,nblue;C,nblack;B,ngreen;N", each number decimal (blanks
+// around it allowed, as SimGrid allows). Throws optiq::Error naming `spec` for a malformed
+// text; DragonflyShape checks the values.
+DragonflyParams parse_dragonfly_params(const std::string& text, const std::string& spec);
+
 // The dragonfly network: vertices and links as DragonflyShape numbers them, named as SimGrid
 // names them ("local_link_from_router_<r>_to_node_<slot>_<u>_UP", "green_link_in_chassis_<c>_
 // between_routers_<b1>_and_<b2>_<u>_UP", "black_link_in_group_<g>_between_chassis_<c1>_and_<c2>_

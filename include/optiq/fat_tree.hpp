@@ -87,6 +87,11 @@ class FatTreeShape {
   int num_vertices_ = 0;
 };
 
+// SimGrid's topo_parameters text "L;m_1,..,m_L;w_1,..,w_L;p_1,..,p_L": four ';' fields, each
+// number decimal (blanks around it allowed, as SimGrid allows). Throws optiq::Error naming
+// `spec` for a malformed text; FatTreeShape checks the values.
+FatTreeParams parse_fat_tree_params(const std::string& text, const std::string& spec);
+
 // The fat-tree network: vertices and links as FatTreeShape numbers them, links in SimGrid's
 // creation order (cable u is links 2u, up, and 2u+1, down) and named as SimGrid names them,
 // "link_from_<child id>_<parent id>_<u>_UP" and "..._DOWN"; switches are named "switch<id>".

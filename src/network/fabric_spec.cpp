@@ -1,10 +1,11 @@
-#include "fabric_spec.hpp"
-
+// Reading SimGrid's topo_parameters of FAT_TREE and DRAGONFLY clusters from a topology spec.
 #include <vector>
 
+#include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fat_tree.hpp"
 
-namespace optiq::detail {
+namespace optiq {
 
 namespace {
 
@@ -86,4 +87,4 @@ DragonflyParams parse_dragonfly_params(const std::string& text, const std::strin
   return p;
 }
 
-}  // namespace optiq::detail
+}  // namespace optiq

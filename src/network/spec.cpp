@@ -2,7 +2,6 @@
 #include <cctype>
 #include <map>
 
-#include "fabric_spec.hpp"
 #include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
 #include "optiq/fat_tree.hpp"
@@ -79,12 +78,12 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
   }
   // SimGrid's own topo_parameters; the spec recorded is the canonical form (no blanks).
   if (kind == "fattree") {
-    FatTreeParams params = detail::parse_fat_tree_params(shape, spec);
+    FatTreeParams params = parse_fat_tree_params(shape, spec);
     const FatTreeShape checked(params, "topology '" + spec + "'");
     return make_fat_tree_network(std::move(params), link_bandwidth, "fattree:" + checked.topo_parameters());
   }
   if (kind == "dragonfly") {
-    const DragonflyParams params = detail::parse_dragonfly_params(shape, spec);
+    const DragonflyParams params = parse_dragonfly_params(shape, spec);
     const DragonflyShape checked(params, "topology '" + spec + "'");
     return make_dragonfly_network(params, link_bandwidth, "dragonfly:" + checked.topo_parameters());
   }
