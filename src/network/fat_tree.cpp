@@ -157,6 +157,7 @@ Network make_fat_tree_network(FatTreeParams params, double link_bandwidth, std::
     for (int x = 0; x < t.level_size(l); ++x) {
       const NodeId child = t.vertex(l, x);
       for (int i = 0; i < t.levels(); ++i) digits[i] = t.digit(child, i);
+      const int child_digit = digits[l];
       const std::string from = "link_from_" + std::to_string(t.simgrid_id(child)) + "_";
       for (int a = 0; a < t.up(l); ++a) {
         digits[l] = a;
@@ -167,7 +168,10 @@ Network make_fat_tree_network(FatTreeParams params, double link_bandwidth, std::
           const std::string uid = std::to_string(FatTreeShape::cable_of(expect));
           const LinkId up = b.add_link(child, parent, link_bandwidth, name + uid + "_UP");
           const LinkId down = b.add_link(parent, child, link_bandwidth, name + uid + "_DOWN");
-          OPTIQ_CHECK(up == expect && down == expect + 1, "fat-tree cables out of SimGrid's order");
+          // Both ends' port numbers lead to this cable: the child's up port, the parent's down port.
+          OPTIQ_CHECK(up == expect && down == expect + 1 &&
+                          t.down_link(parent, j * t.down(l) + child_digit) == down,
+                      "fat-tree cables out of SimGrid's order");
         }
       }
     }

@@ -191,6 +191,22 @@ TEST(Dragonfly, PlanningRefusesSimGridsBrokenRoutesAndNamesTheWayOut) {
   }
 }
 
+TEST(Dragonfly, GraphFilesKeepTheMinimalRoutesAndRefuseSimGridsBrokenOnes) {
+  const Network net = parse_network("dragonfly:3,1;2,1;3,1;2");
+  const auto minimal = make_routing("minimal", net);
+  const Network back = parse_graph_network(network_to_graph_json(net, minimal.get()), "df.json", "graph:df.json");
+  EXPECT_EQ(back.digest(), net.digest());
+  const auto table = make_routing(back.default_routing(), back);
+  for (NodeId s : net.endpoints())
+    for (NodeId t : net.endpoints()) ASSERT_EQ(table->route(s, t), minimal->route(s, t)) << s << "->" << t;
+  try {
+    network_to_graph_json(net, make_routing("simgrid", net).get());
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("is not a table: its route from 8 to 0 is not a path"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Dragonfly, LargerDragonfliesRouteMinimally) {
   const Network net = parse_network("dragonfly:6,2;4,3;6,2;3");
   const DragonflyShape& d = *net.dragonfly();

@@ -220,6 +220,17 @@ TEST(FatTree, SimGridsSourceDependentCablesAreRefusedForPlanningWithAHint) {
   }
 }
 
+TEST(FatTree, GraphFilesKeepDmodksRoutes) {
+  const Network net = parse_network("fattree:3;2,3,2;2,2,2;2,1,3");
+  const auto dmodk = make_routing("dmodk", net);
+  const Network back = parse_graph_network(network_to_graph_json(net, dmodk.get()), "ft.json", "graph:ft.json");
+  EXPECT_EQ(back.digest(), net.digest());
+  const auto table = make_routing(back.default_routing(), back);
+  for (NodeId s : net.endpoints())
+    for (NodeId t : net.endpoints()) ASSERT_EQ(table->route(s, t), dmodk->route(s, t)) << s << "->" << t;
+  EXPECT_THROW(network_to_graph_json(net, make_routing("simgrid", net).get()), Error);  // not a table
+}
+
 TEST(FatTree, LargerTreesRouteMinimallyThroughTheirDestinationsAncestors) {
   for (const char* spec : {"fattree:3;8,6,4;1,4,6;1,2,1", "fattree:3;16,16,16;1,16,16;1,1,1"}) {
     const Network net = parse_network(spec);
