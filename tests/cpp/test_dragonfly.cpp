@@ -225,7 +225,9 @@ TEST(Dragonfly, LargerDragonfliesRouteMinimally) {
   EXPECT_EQ(net.diameter(), 7);
 }
 
-TEST(Dragonfly, TenThousandHostsBuildInWellUnderASecond) {
+// 0.2 s for 840,000 links in a release build, 1 s under the sanitizers; the bound leaves room
+// for a busy machine.
+TEST(Dragonfly, TenThousandHostsBuildInAFractionOfASecond) {
   const auto start = std::chrono::steady_clock::now();
   const Network net = parse_network("dragonfly:74,1;2,1;74,1;1");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -253,7 +253,8 @@ TEST(FatTree, LargerTreesRouteMinimallyThroughTheirDestinationsAncestors) {
   }
 }
 
-TEST(FatTree, TenThousandHostsBuildInWellUnderASecond) {
+// 0.02 s in a release build; the bound leaves room for sanitizers and a busy machine.
+TEST(FatTree, TenThousandHostsBuildInAFractionOfASecond) {
   const auto start = std::chrono::steady_clock::now();
   const Network net = parse_network("fattree:3;24,24,18;1,24,24;1,1,1");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
