@@ -1,13 +1,16 @@
 // Topology specs (parse_network) and the routing models on what they describe. Beyond not
 // crashing: a spec is within the size limits, its canonical form reads back to the same
 // network (digest included), coordinates, ports, links and names agree with each other, and
-// every model's default route is a chain of existing links and a shortest path.
+// every model's default route is a chain of existing links and a shortest path (on a dragonfly
+// SimGrid's own routes within a group may not be one: there only their ends are checked).
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "invariant.hpp"
+#include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fat_tree.hpp"
 #include "optiq/routing.hpp"
 #include "optiq/network.hpp"
 
@@ -40,7 +43,52 @@ void check_route(const Network& t, const RoutingModel& r, NodeId a, NodeId b) {
              r.name().c_str(), a, b, path.size(), t.hop_distance(a, b));
 }
 
+// Fat-trees and dragonflies: hosts first, every name found again, and each model that applies
+// routes between hosts along shortest paths.
+void check_fabric(const Network& t, const std::string& spec) {
+  const bool tree = t.fat_tree() != nullptr;
+  const int hosts = tree ? t.fat_tree()->num_hosts() : t.dragonfly()->num_hosts();
+  FUZZ_CHECK(static_cast<int>(t.endpoints().size()) == hosts && t.endpoints().back() == hosts - 1,
+             "'%s': hosts are not the first vertices", spec.c_str());
+  for (LinkId l : {0, t.num_links() / 3, t.num_links() - 1})
+    FUZZ_CHECK(t.link_named(t.link_name(l)) == l, "link name %s", t.link_name(l).c_str());
+  const NodeId last = hosts - 1;
+  const NodeId pairs[][2] = {{0, last}, {last, 0}, {last / 3, last / 2}, {last / 2, last / 3}};
+  for (const char* name : {"simgrid", tree ? "dmodk" : "minimal"}) {
+    const auto r = make_routing(name, t);
+    for (const auto& p : pairs) {
+      if (p[0] == p[1]) continue;
+      const LinkPath path = r->route(p[0], p[1]);
+      FUZZ_CHECK(!path.empty() && t.link_src(path.front()) == p[0] && t.link_dst(path.back()) == p[1],
+                 "%s route %d->%d does not join its ends", name, p[0], p[1]);
+      if (!tree && std::string(name) == "simgrid") continue;
+      check_route(t, *r, p[0], p[1]);
+    }
+  }
+}
+
 }  // namespace
+
+// For a fat-tree or dragonfly spec whose parameters read and fit the limits: whether it is
+// larger than a fuzzing run should build (its numbers' product says little: a fat-tree of 12
+// hosts with 10^5 parallel cables has millions of links). Nothing for any other spec, or when
+// the parameters are refused (which parse_network must then do too).
+std::optional<bool> too_large_fabric(const std::string& spec) {
+  try {
+    const auto colon = spec.find(':');
+    const std::string kind = spec.substr(0, colon), text = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (kind == "fattree") {
+      const FatTreeShape shape(parse_fat_tree_params(text, spec));
+      return shape.num_vertices() > 2048 || shape.num_links() > (1 << 14);
+    }
+    if (kind == "dragonfly") {
+      const DragonflyShape shape(parse_dragonfly_params(text, spec));
+      return shape.num_vertices() > 2048 || shape.num_links() > (1 << 14);
+    }
+  } catch (const Error&) {
+  }
+  return std::nullopt;
+}
 
 // The product of the spec's numbers: its node count when it is a valid torus or Mira spec.
 double numbers_product(const std::string& spec) {
@@ -63,7 +111,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // parser nothing a small one does not; specs beyond the limits still run (and are refused
   // while the spec is read, before anything is built).
   const double nodes = numbers_product(spec);
-  if (nodes > 4096 && nodes <= static_cast<double>(kMaxVertices)) return 0;
+  if (nodes > 4096 && nodes <= static_cast<double>(kMaxVertices) && !too_large_fabric(spec).has_value()) return 0;
+  if (too_large_fabric(spec).value_or(false)) return 0;
   std::optional<Network> parsed;
   try {
     parsed.emplace(parse_network(spec));
@@ -71,6 +120,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const Network& t = *parsed;
+  if (!t.torus() && t.torus_part()) {  // BG/Q with its I/O side: I/O nodes beside the torus
+    const Network again = parse_network(t.spec());
+    FUZZ_CHECK(again.spec() == t.spec() && again.digest() == t.digest(), "'%s' reads back from '%s' as '%s'",
+               spec.c_str(), t.spec().c_str(), again.spec().c_str());
+    const auto r = make_routing("bgq", t);
+    const NodeId io = t.num_vertices() - 1;
+    check_route(t, *r, 0, io);
+    check_route(t, *r, io, t.torus_part()->num_nodes() / 2);
+    return 0;
+  }
+  if (t.fat_tree() || t.dragonfly()) {
+    const Network again = parse_network(t.spec());
+    FUZZ_CHECK(again.spec() == t.spec() && again.digest() == t.digest(), "'%s' reads back from '%s' as '%s'",
+               spec.c_str(), t.spec().c_str(), again.spec().c_str());
+    check_fabric(t, spec);
+    return 0;
+  }
   FUZZ_CHECK(t.torus() && t.num_vertices() >= 1 && t.num_vertices() <= kMaxVertices && t.num_links() <= kMaxLinks &&
                  t.torus()->num_nodes() == t.num_vertices(),
              "'%s' is %d nodes", spec.c_str(), t.num_vertices());
@@ -86,7 +152,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // per input under the sanitizers, and taught the search nothing the short ones do not.
   if (t.diameter() > 4096) return 0;
   for (const std::string& name : routing_names()) {
-    if (name == "table") continue;  // a torus spec carries no forwarding table
+    // A torus spec carries no forwarding table, and the fat-tree and dragonfly models need theirs.
+    if (name == "table" || name == "dmodk" || name == "minimal") continue;
     const auto r = make_routing(name, t);
     check_route(t, *r, 0, last);
     check_route(t, *r, last / 3, last / 2);

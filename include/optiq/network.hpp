@@ -79,6 +79,9 @@ class TorusShape {
   std::vector<std::int8_t> port_of_;  // per link: 2 * dim + (0 for +, 1 for -)
 };
 
+class FatTreeShape;    // include/optiq/fat_tree.hpp
+class DragonflyShape;  // include/optiq/dragonfly.hpp
+
 class Network {
  public:
   // Collects vertices and links, then checks and freezes them.
@@ -101,6 +104,10 @@ class Network {
     // BG/Q's I/O side (checked by build: those vertices and links as for the hint, every later
     // vertex an I/O vertex or switch, every later link touching one).
     void set_torus_part(std::shared_ptr<const TorusShape> shape) { part_ = std::move(shape); }
+    // The fat-tree or dragonfly hint of a network those generators built (checked by build: the
+    // shape's vertex and link counts, hosts as endpoints and the rest switches).
+    void set_fat_tree_hint(std::shared_ptr<const FatTreeShape> shape) { fat_tree_ = std::move(shape); }
+    void set_dragonfly_hint(std::shared_ptr<const DragonflyShape> shape) { dragonfly_ = std::move(shape); }
     // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
     // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
     Network build(std::string spec, std::string default_routing) &&;
@@ -113,6 +120,8 @@ class Network {
     std::vector<double> capacity_;
     std::vector<std::string> link_names_;
     std::shared_ptr<const TorusShape> torus_, part_;
+    std::shared_ptr<const FatTreeShape> fat_tree_;
+    std::shared_ptr<const DragonflyShape> dragonfly_;
     std::vector<std::vector<std::pair<NodeId, LinkId>>> table_;
   };
 
@@ -156,6 +165,10 @@ class Network {
   // The torus the endpoints form, whole (torus()) or with more beside it (BG/Q's I/O side): what
   // dimension-ordered routing runs on. Null when there is none.
   const TorusShape* torus_part() const { return torus_ ? torus_.get() : part_.get(); }
+  // The fat-tree or dragonfly a generator built (null otherwise): what their routing models and
+  // SimGrid platforms read.
+  const FatTreeShape* fat_tree() const { return fat_tree_.get(); }
+  const DragonflyShape* dragonfly() const { return dragonfly_.get(); }
   // Per vertex, (destination, next link) sorted by destination; empty unless the network came
   // with a forwarding table.
   const std::vector<std::vector<std::pair<NodeId, LinkId>>>& forwarding_table() const { return *table_; }
@@ -164,8 +177,9 @@ class Network {
   // Beside a torus part, paths do not pass through the vertices outside it (I/O nodes run no
   // rank and forward nothing), so between torus nodes this is the torus distance.
   int hop_distance(NodeId a, NodeId b) const;
-  // The largest hop distance between endpoints: from the torus hint or part, else by
-  // breadth-first search from every endpoint (time: endpoints x links).
+  // The largest hop distance between endpoints: from the torus hint or part or the fat-tree,
+  // else by breadth-first search from every endpoint (time: endpoints x links; on a dragonfly
+  // from one host per router).
   int diameter() const;
 
  private:
@@ -181,6 +195,8 @@ class Network {
   std::string spec_, default_routing_, digest_;
   std::shared_ptr<const TorusShape> torus_;  // shared: immutable, and copies of a network are common
   std::shared_ptr<const TorusShape> part_;
+  std::shared_ptr<const FatTreeShape> fat_tree_;
+  std::shared_ptr<const DragonflyShape> dragonfly_;
   std::shared_ptr<const std::vector<std::vector<std::pair<NodeId, LinkId>>>> table_;
 };
 
@@ -218,8 +234,11 @@ class RoutingModel;
 std::string network_to_graph_json(const Network& net, const RoutingModel* routing = nullptr);
 
 // Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152` (either with `+io` for the I/O
-// side), `torus:8x8x8`, `mesh:4x4` and `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t` (ring) or `m` (line) to
-// mix the two, e.g. `torus:8x8x4m`. Throws optiq::Error naming the offending text.
+// side), `torus:8x8x8`, `mesh:4x4`, `fattree:L;m_1,..,m_L;w_1,..,w_L;p_1,..,p_L`,
+// `dragonfly:G,nblue;C,nblack;B,ngreen;N` (SimGrid's topo_parameters of its FAT_TREE and
+// DRAGONFLY clusters) and `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t`
+// (ring) or `m` (line) to mix the two, e.g. `torus:8x8x4m`. Throws optiq::Error naming the
+// offending text.
 Network parse_network(const std::string& spec, double link_bandwidth = kBgqLinkBandwidth);
 
 }  // namespace optiq

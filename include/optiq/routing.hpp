@@ -29,8 +29,11 @@ std::vector<int> bgq_dimension_order(const std::vector<int>& sizes);
 
 // Known models: on tori and meshes "bgq" (BG/Q deterministic routing), "dor" (dimension 0
 // first, shorter way, + on ties) and "simgrid" (SimGrid's TORUS cluster, dimensions in
-// bgq_dimension_order; see docs/simulation.md); on any network "shortest" and "table"
-// (include/optiq/network_routing.hpp).
+// bgq_dimension_order; see docs/simulation.md); on fat-trees "simgrid" (SimGrid's FAT_TREE
+// cluster) and "dmodk" (destination-mod-k, cables chosen by the destination); on dragonflies
+// "simgrid" (SimGrid's DRAGONFLY cluster) and "minimal" (its documented minimal routes); on any
+// network "shortest" and "table" (include/optiq/network_routing.hpp). docs/model.md says where
+// SimGrid's routes depart from its documentation.
 std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Network& topology);
 std::vector<std::string> routing_names();
 

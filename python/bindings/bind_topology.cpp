@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "bindings.hpp"
+#include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fat_tree.hpp"
 #include "optiq/routing.hpp"
 #include "optiq/network.hpp"
 
@@ -36,6 +38,31 @@ void bind_topology(nb::module_& m) {
       .def("port_label", &TorusShape::port_label, "link"_a)
       .def("hop_distance", &TorusShape::hop_distance, "a"_a, "b"_a)
       .def("diameter", &TorusShape::diameter);
+
+  nb::class_<FatTreeShape>(m, "FatTreeShape", "What the fat-tree generator knows beside the graph: SimGrid's "
+                                              "FAT_TREE parameters and numbering (include/optiq/fat_tree.hpp).")
+      .def_prop_ro("topo_parameters", &FatTreeShape::topo_parameters, "SimGrid's topo_parameters, e.g. '2;4,4;1,2;1,2'.")
+      .def_prop_ro("levels", &FatTreeShape::levels)
+      .def_prop_ro("down", [](const FatTreeShape& t) { return t.params().down; }, "children per switch, by level")
+      .def_prop_ro("up", [](const FatTreeShape& t) { return t.params().up; }, "parents per node, by level")
+      .def_prop_ro("cables", [](const FatTreeShape& t) { return t.params().cables; }, "parallel cables, by level")
+      .def_prop_ro("num_hosts", &FatTreeShape::num_hosts)
+      .def("level_size", &FatTreeShape::level_size, "level"_a)
+      .def("level", &FatTreeShape::level, "vertex"_a)
+      .def("simgrid_id", &FatTreeShape::simgrid_id, "vertex"_a, "The node's id in SimGrid's link names.");
+
+  nb::class_<DragonflyShape>(m, "DragonflyShape", "What the dragonfly generator knows beside the graph: SimGrid's "
+                                                  "DRAGONFLY parameters and numbering (include/optiq/dragonfly.hpp).")
+      .def_prop_ro("topo_parameters", &DragonflyShape::topo_parameters, "SimGrid's topo_parameters, e.g. '3,1;2,1;3,1;2'.")
+      .def_prop_ro("groups", [](const DragonflyShape& d) { return d.params().groups; })
+      .def_prop_ro("chassis", [](const DragonflyShape& d) { return d.params().chassis; })
+      .def_prop_ro("routers", [](const DragonflyShape& d) { return d.params().routers; }, "routers per chassis")
+      .def_prop_ro("nodes", [](const DragonflyShape& d) { return d.params().nodes; }, "hosts per router")
+      .def_prop_ro("num_hosts", &DragonflyShape::num_hosts)
+      .def("place", [](const DragonflyShape& d, NodeId v) {
+        const auto p = d.place(v);
+        return nb::make_tuple(p.group, p.chassis, p.blade);
+      }, "vertex"_a, "(group, chassis, blade) of a router, or of a host's router.");
 
   nb::class_<Network>(m, "Network", "A directed multigraph of endpoints, switches and I/O nodes joined by links "
                                     "with their own capacities (include/optiq/network.hpp).")
@@ -69,6 +96,10 @@ void bind_topology(nb::module_& m) {
       .def_prop_ro("digest", &Network::digest)
       .def_prop_ro("torus", [](const Network& n) { return n.torus(); }, nb::rv_policy::reference_internal,
                    "The torus hint (TorusShape), or None.")
+      .def_prop_ro("fat_tree", [](const Network& n) { return n.fat_tree(); }, nb::rv_policy::reference_internal,
+                   "The fat-tree hint (FatTreeShape), or None.")
+      .def_prop_ro("dragonfly", [](const Network& n) { return n.dragonfly(); }, nb::rv_policy::reference_internal,
+                   "The dragonfly hint (DragonflyShape), or None.")
       .def("hop_distance", &Network::hop_distance, "a"_a, "b"_a)
       .def("diameter", &Network::diameter)
       .def("__repr__", [](const Network& t) { return "<optiq.Network " + t.spec() + ">"; });
@@ -77,7 +108,8 @@ void bind_topology(nb::module_& m) {
   m.attr("PSET_NODES") = kPsetNodes;
   m.attr("BRIDGE_OFFSETS") = nb::make_tuple(kBridgeOffsets[0], kBridgeOffsets[1]);
   m.def("parse_network", &parse_network, "spec"_a, "link_bandwidth"_a = kBgqLinkBandwidth,
-        "Parse 'bgq:4x4x4x8x2', 'mira:1024[+io]', 'torus:8x8x8', 'mesh:4x4' or 'graph:FILE'.");
+        "Parse 'bgq:4x4x4x8x2', 'mira:1024[+io]', 'torus:8x8x8', 'mesh:4x4', 'fattree:2;4,4;1,2;1,2', "
+        "'dragonfly:3,1;2,1;3,1;2' (SimGrid's topo_parameters) or 'graph:FILE'.");
   m.def("parse_graph_network", &parse_graph_network, "text"_a, "origin"_a, "spec"_a,
         "A network from graph-file text (docs/graph-format.md); origin names it in errors.");
 
@@ -85,7 +117,7 @@ void bind_topology(nb::module_& m) {
       .def_prop_ro("name", &RoutingModel::name)
       .def("route", &RoutingModel::route, "src"_a, "dst"_a);
   m.def("make_routing", &make_routing, "name"_a, "network"_a, nb::keep_alive<0, 2>(),
-        "Routing model by name ('bgq', 'dor', 'simgrid', 'shortest', 'table') for a network.");
+        "Routing model by name ('bgq', 'dor', 'simgrid', 'dmodk', 'minimal', 'shortest', 'table') for a network.");
   m.def("routing_names", &routing_names);
   m.def(
       "network_to_graph_json",

@@ -32,14 +32,19 @@ class Workload:
 def add_network_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("network")
     g.add_argument("--topology", default="mira:1024", metavar="SPEC",
-                   help="bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4, or "
+                   help="bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4, "
+                        "fattree:L;m..;w..;p.. or dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters, e.g. "
+                        "'fattree:2;4,4;1,2;1,2', 'dragonfly:3,1;2,1;3,1;2'; quote the ';'), or "
                         "graph:FILE (networkx node-link JSON, docs/graph-format.md); a t/m suffix on a "
                         "dimension mixes ring and line, e.g. torus:8x8x4m (default: %(default)s)")
     g.add_argument("--routing", default=None, choices=_core.routing_names(),
                    help="default routing model to compare with (default: the network's own: bgq for "
-                        "bgq/mira, dor for torus/mesh, the file's for a graph)")
+                        "bgq/mira, dor for torus/mesh, simgrid for fattree/dragonfly, the file's for a "
+                        "graph); dmodk (fat-trees) and minimal (dragonflies) are SimGrid's documented "
+                        "rules where its own routes cannot be planned with (docs/model.md)")
     g.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="capacity of every link in bytes/s (default: 1.8e9, BG/Q); a graph file "
+                   help="capacity of every link in bytes/s, of every cable on a dragonfly, whose links "
+                        "carry their cable count times it (default: 1.8e9, BG/Q); a graph file "
                         "carries its own capacities")
 
 

@@ -179,13 +179,20 @@ std::string network_to_graph_json(const Network& net, const RoutingModel* routin
     // there, which reproduces every route only when that link depends on (vertex, t) alone.
     std::vector<std::map<NodeId, LinkId>> next(net.num_vertices());
     for (NodeId t : net.endpoints())
-      for (NodeId s : net.endpoints())
+      for (NodeId s : net.endpoints()) {
+        NodeId at = s;
         for (LinkId l : routing->route(s, t)) {
+          if (net.link_src(l) != at)  // a table reproduces paths only (docs/model.md)
+            throw Error("routing '" + routing->name() + "' is not a table: its route from " + std::to_string(s) +
+                        " to " + std::to_string(t) + " is not a path (link " + net.link_name(l) +
+                        " does not leave vertex " + std::to_string(at) + ")");
+          at = net.link_dst(l);
           const auto [it, fresh] = next[net.link_src(l)].emplace(t, l);
           if (!fresh && it->second != l)
             throw Error("routing '" + routing->name() + "' is not a table: vertex " + std::to_string(net.link_src(l)) +
                         " forwards packets for " + std::to_string(t) + " by more than one link");
         }
+      }
     json::Ordered table = json::Ordered::object();
     for (NodeId v = 0; v < net.num_vertices(); ++v) {
       if (next[v].empty()) continue;

@@ -6,7 +6,9 @@
 #include <map>
 #include <unordered_map>
 
+#include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fat_tree.hpp"
 
 namespace optiq {
 
@@ -31,15 +33,15 @@ NodeId Network::Builder::add_vertex(VertexKind kind, std::string name) {
 }
 
 LinkId Network::Builder::add_link(NodeId src, NodeId dst, double capacity, std::string name) {
-  const std::string which = "link " + std::to_string(src_.size());
+  auto which = [&] { return "link " + std::to_string(src_.size()); };  // for errors only: links are many
   if (static_cast<long long>(src_.size()) >= kMaxLinks)
     throw Error("the network has more than " + std::to_string(kMaxLinks) + " links");
   if (src < 0 || src >= num_vertices() || dst < 0 || dst >= num_vertices())
-    throw Error(which + " joins " + std::to_string(src) + " and " + std::to_string(dst) +
+    throw Error(which() + " joins " + std::to_string(src) + " and " + std::to_string(dst) +
                 ", but the vertices are 0.." + std::to_string(num_vertices() - 1));
-  if (src == dst) throw Error(which + " is a loop at vertex " + std::to_string(src));
+  if (src == dst) throw Error(which() + " is a loop at vertex " + std::to_string(src));
   if (!(capacity > 0) || !std::isfinite(capacity))
-    throw Error(which + " (" + std::to_string(src) + "-" + std::to_string(dst) +
+    throw Error(which() + " (" + std::to_string(src) + "-" + std::to_string(dst) +
                 "): capacity must be a positive, finite number of bytes/s");
   src_.push_back(src);
   dst_.push_back(dst);
@@ -102,6 +104,22 @@ Network Network::Builder::build(std::string spec, std::string default_routing) &
       if (src_[l] < t.num_nodes() && dst_[l] < t.num_nodes())
         throw Error("beside a torus part, link " + std::to_string(l) + " joins two torus nodes");
   }
+  // A fat-tree or dragonfly hint must describe the whole network: hosts first, then switches.
+  auto check_fabric = [&](int vertices, int hosts, int links, const char* what) {
+    if (torus_ || part_ || (fat_tree_ && dragonfly_))
+      throw Error(std::string("a network has one hint at most; the ") + what + " comes with another");
+    if (vertices != num_vertices() || links != num_links())
+      throw Error(std::string("the ") + what + " hint has " + std::to_string(vertices) + " vertices and " +
+                  std::to_string(links) + " links, the network " + std::to_string(num_vertices()) + " and " +
+                  std::to_string(num_links()));
+    for (NodeId v = 0; v < num_vertices(); ++v)
+      if ((kinds_[v] == VertexKind::Endpoint) != (v < hosts))
+        throw Error(std::string("the ") + what + " hint: vertex " + std::to_string(v) + " is " +
+                    (v < hosts ? "a host but not an endpoint" : "a switch but not of kind switch"));
+  };
+  if (fat_tree_) check_fabric(fat_tree_->num_vertices(), fat_tree_->num_hosts(), fat_tree_->num_links(), "fat-tree");
+  if (dragonfly_)
+    check_fabric(dragonfly_->num_vertices(), dragonfly_->num_hosts(), dragonfly_->num_links(), "dragonfly");
   return Network(std::move(*this), std::move(spec), std::move(default_routing));
 }
 
@@ -144,6 +162,8 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
       default_routing_(std::move(default_routing)),
       torus_(std::move(b.torus_)),
       part_(std::move(b.part_)),
+      fat_tree_(std::move(b.fat_tree_)),
+      dragonfly_(std::move(b.dragonfly_)),
       table_(std::make_shared<const std::vector<std::vector<std::pair<NodeId, LinkId>>>>(std::move(b.table_))) {
   for (NodeId v = 0; v < num_vertices(); ++v)
     if (kinds_[v] == VertexKind::Endpoint) endpoints_.push_back(v);
@@ -153,13 +173,16 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
   else link_names_.resize(src_.size());
   std::map<std::pair<NodeId, NodeId>, int> parallel;
   std::unordered_map<std::string, LinkId> named;
-  named.reserve(link_names_.size());
+  // A fat-tree's or dragonfly's names carry SimGrid's link counter, so they are unique by
+  // construction; checking 10^6 of them would take most of the time the network takes to build.
+  const bool check_names = !fat_tree_ && !dragonfly_;
+  if (check_names) named.reserve(link_names_.size());
   for (LinkId l = 0; l < static_cast<LinkId>(link_names_.size()); ++l) {
     if (link_names_[l].empty()) {
       const int k = parallel[{src_[l], dst_[l]}]++;
       link_names_[l] = std::to_string(src_[l]) + "-" + std::to_string(dst_[l]) + (k ? "#" + std::to_string(k) : "");
     }
-    if (!named.emplace(link_names_[l], l).second)
+    if (check_names && !named.emplace(link_names_[l], l).second)
       throw Error("link " + std::to_string(l) + ": the name '" + link_names_[l] + "' is taken by link " +
                   std::to_string(named[link_names_[l]]));
   }
@@ -208,6 +231,7 @@ LinkId Network::link_named(const std::string& name) const {
 
 int Network::hop_distance(NodeId a, NodeId b) const {
   if (torus_) return torus_->hop_distance(a, b);
+  if (fat_tree_ && a < fat_tree_->num_hosts() && b < fat_tree_->num_hosts()) return fat_tree_->hop_distance(a, b);
   if (part_) {  // through the torus only: a vertex beside it is one link from each neighbour
     const int n = part_->num_nodes();
     if (a == b) return 0;
@@ -241,10 +265,17 @@ int Network::hop_distance(NodeId a, NodeId b) const {
 int Network::diameter() const {
   if (torus_) return torus_->diameter();
   if (part_) return part_->diameter();  // the endpoints are the torus's nodes
+  if (fat_tree_) return fat_tree_->diameter();
+  // The hosts of one dragonfly router have the same distances to every other vertex, so one
+  // search per router finds the largest (two hosts of one router are 2 apart, which the search
+  // from the first of them sees).
+  std::vector<NodeId> sources;
+  if (dragonfly_)
+    for (NodeId v = 0; v < dragonfly_->num_hosts(); v += dragonfly_->params().nodes) sources.push_back(v);
   int most = 0;
   std::vector<int> dist(num_vertices());
   std::vector<NodeId> open;
-  for (NodeId s : endpoints_) {
+  for (NodeId s : dragonfly_ ? sources : endpoints_) {
     std::fill(dist.begin(), dist.end(), -1);
     open.assign(1, s);
     dist[s] = 0;

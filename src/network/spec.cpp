@@ -2,7 +2,9 @@
 #include <cctype>
 #include <map>
 
+#include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fat_tree.hpp"
 #include "optiq/network.hpp"
 
 namespace optiq {
@@ -66,12 +68,24 @@ std::string shape_string(const std::vector<Dimension>& dims, bool with_suffix) {
 Network parse_network(const std::string& spec, double link_bandwidth) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
-    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.., mesh:AxB.., graph:FILE)");
+    throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.., mesh:AxB.., "
+                "fattree:L;m..;w..;p.., dragonfly:G,b;C,b;B,b;N, graph:FILE)");
   const std::string kind = spec.substr(0, colon);
   std::string shape = spec.substr(colon + 1);
   if (kind == "graph") {
     if (shape.empty()) throw Error("graph: needs a file, e.g. graph:machine.json");
     return read_graph_network(shape);
+  }
+  // SimGrid's own topo_parameters; the spec recorded is the canonical form (no blanks).
+  if (kind == "fattree") {
+    FatTreeParams params = parse_fat_tree_params(shape, spec);
+    const FatTreeShape checked(params, "topology '" + spec + "'");
+    return make_fat_tree_network(std::move(params), link_bandwidth, "fattree:" + checked.topo_parameters());
+  }
+  if (kind == "dragonfly") {
+    const DragonflyParams params = parse_dragonfly_params(shape, spec);
+    const DragonflyShape checked(params, "topology '" + spec + "'");
+    return make_dragonfly_network(params, link_bandwidth, "dragonfly:" + checked.topo_parameters());
   }
 
   // BG/Q with its I/O side: mira:N+io, bgq:AxBxCxDxE+io.
@@ -109,7 +123,7 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
       canon[i].suffix = wrap[i] == (kind == "torus") ? 0 : (wrap[i] ? 't' : 'm');
     return make_torus_network(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
   }
-  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh, graph)");
+  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh, fattree, dragonfly, graph)");
 }
 
 }  // namespace optiq

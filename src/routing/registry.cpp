@@ -7,6 +7,8 @@ namespace optiq {
 std::unique_ptr<RoutingModel> make_bgq_routing(const Network& net);
 std::unique_ptr<RoutingModel> make_dor_routing(const Network& net);
 std::unique_ptr<RoutingModel> make_simgrid_routing(const Network& net);
+std::unique_ptr<RoutingModel> make_fat_tree_routing(const Network& net, bool simgrid);
+std::unique_ptr<RoutingModel> make_dragonfly_routing(const Network& net, bool simgrid);
 
 std::vector<LinkId> RoutingModel::next_links(NodeId dst) const {
   const Network& net = network();
@@ -26,15 +28,23 @@ std::vector<LinkId> RoutingModel::next_links(NodeId dst) const {
   return next;
 }
 
-std::vector<std::string> routing_names() { return {"bgq", "dor", "simgrid", "shortest", "table"}; }
+std::vector<std::string> routing_names() { return {"bgq", "dor", "simgrid", "dmodk", "minimal", "shortest", "table"}; }
 
 std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Network& net) {
   if (name == "bgq") return make_bgq_routing(net);
   if (name == "dor") return make_dor_routing(net);
-  if (name == "simgrid") return make_simgrid_routing(net);
+  if (name == "simgrid") {  // SimGrid's route on whichever of its clusters the network is
+    if (net.fat_tree()) return make_fat_tree_routing(net, true);
+    if (net.dragonfly()) return make_dragonfly_routing(net, true);
+    if (!net.torus_part())
+      throw Error("routing 'simgrid' needs a torus, mesh, fat-tree or dragonfly network, not '" + net.spec() + "'");
+    return make_simgrid_routing(net);
+  }
+  if (name == "dmodk") return make_fat_tree_routing(net, false);
+  if (name == "minimal") return make_dragonfly_routing(net, false);
   if (name == "shortest") return make_shortest_routing(net);
   if (name == "table") return make_table_routing(net);
-  throw Error("unknown routing '" + name + "' (known: bgq, dor, simgrid, shortest, table)");
+  throw Error("unknown routing '" + name + "' (known: bgq, dor, simgrid, dmodk, minimal, shortest, table)");
 }
 
 }  // namespace optiq

@@ -23,6 +23,13 @@ CASES = [
     (["plan", "--planner", "heu1,heu2", "--out", "x.json"], "heu1,heu2"),
     (["plan", "--topology", "torus:4x4", "--planner", "heu1", "--hop-bound", "1", "--pattern", "disjoint",
       "--sources", "1", "--dests", "8"], "hop bound 1"),
+    (["plan", "--topology", "fattree:2;4,4;1,2"], "needs 4 fields"),
+    (["plan", "--topology", "fattree:2;4,4;1,2;1,2", "--routing", "minimal"], "needs a dragonfly network"),
+    (["plan", "--topology", "dragonfly:3,1;2,1;2,1;2"], "3 groups but 2 routers per chassis"),
+    (["plan", "--topology", "dragonfly:3,1;2,0;3,1;2"], "black cables must be at least 1, got 0"),
+    (["platform", "--topology", "fattree:2;4,x;1,2;1,2", "--out", "x.xml"], "bad children count 'x'"),
+    (["simulate", "--topology", "dragonfly:2,1;1,1;2,1;0"], "hosts per router must be at least 1"),
+    (["simulate", "--requests", "/nonexistent/jobs.txt"], "/nonexistent/jobs.txt"),
     (["show", "/nonexistent/plan.json"], "/nonexistent/plan.json"),
     (["frobnicate"], "frobnicate"),
 ]
@@ -48,10 +55,11 @@ def test_bad_arguments(optiq_cli, args, needle, tmp_path):
     ("0 1 ten\n", "'ten'"),
     ("# only comments\n", "no requests"),
 ])
-def test_malformed_request_files(optiq_cli, tmp_path, content, needle):
+@pytest.mark.parametrize("command", ["plan", "simulate"])
+def test_malformed_request_files(optiq_cli, tmp_path, content, needle, command):
     req = tmp_path / "jobs.txt"
     req.write_text(content)
-    check_one_line_error(optiq_cli("plan", "--requests", req, check=False), needle)
+    check_one_line_error(optiq_cli(command, "--requests", req, "--quiet", check=False), needle)
 
 
 TORUS_4X4 = optiq.parse_network("torus:4x4").digest

@@ -16,6 +16,13 @@ EXAMPLES = """examples:
   optiq plan --topology torus:8x8x8 --requests jobs.txt --planner heu2 --out plan.json
   optiq plan --topology mira:4096 --pattern random --seed 3 --bytes pareto:1.5:64KiB:8MiB
   optiq plan --topology mira:1024 --planner opt,optimal,mcf --max-paths 4 --json
+  optiq plan --topology 'fattree:3;8,8,8;1,8,8;1,1,1' --pattern random --planner default,heu2,mcf
+  optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --planner default,heu2,mcf
+
+Fat-trees and dragonflies take SimGrid's topo_parameters and route as SimGrid does ('simgrid').
+Where those routes cannot be planned with (a fat-tree with parallel cables, whose cable down the
+tree depends on the source; a dragonfly with several chassis and routers, some of whose routes
+are not paths) planning says so: plan with --routing dmodk or --routing minimal (docs/model.md).
 """
 
 

@@ -10,11 +10,15 @@ EXAMPLES = """examples:
   optiq platform --topology torus:8x8x8 --link-bandwidth 12.5e9 --latency 1e-7 --out t.xml
   optiq platform --topology graph:fabric.json --out fabric.xml
   optiq platform --topology mira:512+io --out mira512io.xml
+  optiq platform --topology 'fattree:2;4,4;1,2;1,2' --out fattree.xml
+  optiq platform --topology 'dragonfly:3,1;2,1;3,1;2' --out dragonfly.xml
   smpirun -np 1024 -platform mira1024.xml -hostfile mira1024.hosts ./app
 
 Writes PLATFORM.xml and PLATFORM.hosts (one host per rank, ranks on the endpoints in order). A
 torus becomes SimGrid's TORUS cluster with the dimensions in BG/Q routing order, so SimGrid
-routes exactly as optiq's 'simgrid' routing model does. Any other network (graph files, BG/Q
+routes exactly as optiq's 'simgrid' routing model does. A fat-tree or dragonfly becomes SimGrid's
+FAT_TREE or DRAGONFLY cluster with the same topo_parameters (host node-<i> is endpoint i, link
+names are SimGrid's), routed exactly as optiq's 'simgrid' model. Any other network (graph files, BG/Q
 with its I/O side) becomes a zone that lists every route of the network's own routing model,
 link by link (at most 2048 endpoints and I/O nodes: the routes grow with their square). Plan
 for the platform with the topology and routing printed.
@@ -26,10 +30,11 @@ def register(subparsers) -> None:
         "platform", help="write a SimGrid platform whose routes equal an optiq routing model",
         description="Write a SimGrid platform file and hostfile for a network.", epilog=EXAMPLES)
     p.add_argument("--topology", required=True, metavar="SPEC",
-                   help="bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.. (all dimensions rings) or graph:FILE")
+                   help="bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.. (all dimensions rings), "
+                        "fattree:L;m..;w..;p.., dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters) or graph:FILE")
     p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="bytes/s per link and direction of generated networks (default: 1.8e9); a graph "
-                        "file's links keep their own capacities")
+                   help="bytes/s per link and direction of generated networks, per cable on a dragonfly "
+                        "(default: 1.8e9); a graph file's links keep their own capacities")
     p.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
     p.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
                    help="hostfile lines per node (default: 1)")

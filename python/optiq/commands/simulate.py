@@ -1,4 +1,4 @@
-"""``optiq simulate``: run MPI_Alltoallv and optiq's runtime on a SimGrid-simulated torus."""
+"""``optiq simulate``: run MPI_Alltoallv and optiq's runtime on a SimGrid-simulated machine."""
 
 from __future__ import annotations
 
@@ -18,10 +18,18 @@ EXAMPLES = """examples:
   optiq simulate --topology mira:512 --pattern subset --bytes 256KiB --planner heu2 --transport rma --chunk 32KiB
   optiq simulate --topology mira:512 --planner heu2,mcf --copy-bandwidth inf --message-overhead 0
   optiq simulate --topology mira:512 --planner heu2,mcf --background-load 0.25 --background-nodes 0.5
+  optiq simulate --topology torus:4x4x4 --requests jobs.txt --planner default,mcf
+  optiq simulate --topology 'fattree:2;4,4;1,4;1,1' --pattern random --bytes 1MiB --planner default,mcf
+  optiq simulate --topology 'dragonfly:4,1;2,1;4,1;2' --routing minimal --bytes 1MiB --planner default,mcf
 
 The simulated machine is SimGrid's torus with the topology's shape: routes follow the core's
 'simgrid' model (dimension order of BG/Q, SimGrid's tie rule; see docs/simulation.md), size-2
 dimensions have one usable cable, links carry --link-bandwidth each way. Every rank is one node.
+A fat-tree or dragonfly runs on SimGrid's FAT_TREE or DRAGONFLY cluster of the same parameters,
+routed as the core's 'simgrid' model; where those routes cannot be planned with, --routing dmodk
+or minimal plans with SimGrid's documented rule while SimGrid keeps its own routes (the
+prediction then assumes the documented routes; docs/simulation.md). Other networks become a zone
+listing the network's own routes. Request files name vertices, which must be endpoints here.
 Results: simulated seconds of one call (after a warm-up call that plans), throughput, the plan's
 fluid prediction (busiest link / bandwidth) and the wall-clock cost of each simulation.
 Each planner plans once, here; the simulation executes exactly that plan from a plan file and
@@ -32,21 +40,30 @@ default.json). A simulation needs at least 2 nodes.
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "simulate", help="run MPI_Alltoallv and optiq under SimGrid SMPI on a simulated torus",
+        "simulate", help="run MPI_Alltoallv and optiq under SimGrid SMPI on a simulated machine",
         description="Simulate one exchange with SimGrid SMPI: MPI_Alltoallv, then optiq's runtime once per "
                     "planner, each on the same platform, and set simulated times beside the plans' predictions.",
         epilog=EXAMPLES)
     net = p.add_argument_group("network")
     net.add_argument("--topology", default="mira:512", metavar="SPEC",
-                     help="bgq:AxBxCxDxE, mira:N or torus:AxB.. (all rings) (default: %(default)s)")
+                     help="bgq:AxBxCxDxE, mira:N, torus:AxB.. (all rings), fattree:L;m..;w..;p.., "
+                          "dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters) or graph:FILE (default: %(default)s)")
+    net.add_argument("--routing", default=None, choices=_core.routing_names(),
+                     help="the routing plans assume (default: the simulated machine's own, 'simgrid' on tori, "
+                          "fat-trees and dragonflies); another one changes what the planners and predictions "
+                          "assume, not how SimGrid routes")
     net.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
                      help="bytes/s per link and direction (default: 1.8e9, BG/Q)")
     net.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS",
                      help="latency per link (default: 5e-8)")
     pat = p.add_argument_group("pattern", PATTERN_RULE)
-    pat.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(), help="(default: %(default)s)")
+    source = pat.add_mutually_exclusive_group()
+    source.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(), help="(default: %(default)s)")
+    source.add_argument("--requests", metavar="FILE",
+                        help="request file (UTF-8): one 'src dst bytes' line per job, '#' comments, as for "
+                             "optiq plan; src and dst are endpoints")
     pat.add_argument("--bytes", type=size_spec, default="8MiB", metavar="SIZE",
-                     help="bytes per pair (default: %(default)s)")
+                     help="bytes per pair of a pattern (default: %(default)s)")
     add_count_arguments(pat)
     add_planner_arguments(p, default="default,heu1,heu2,mcf", heu2_chunk_flag="--heu2-chunk")
     rt = p.add_argument_group("runtime")
@@ -103,7 +120,8 @@ def register(subparsers) -> None:
 
 
 def setup_from(args) -> Setup:
-    return Setup(topology=args.topology, pattern=args.pattern, bytes=args.bytes, sources=args.sources,
+    return Setup(topology=args.topology, routing=args.routing, requests=args.requests,
+                 pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
                  max_inflight=args.max_inflight, dispatch=args.dispatch,
@@ -116,7 +134,8 @@ def setup_from(args) -> Setup:
 
 
 def report(setup: Setup, results: list) -> None:
-    print(f"simulated {setup.topology}, pattern {setup.pattern}, {setup.bytes} per pair, transport {setup.transport}")
+    jobs = f"requests {setup.requests}" if setup.requests else f"pattern {setup.pattern}, {setup.bytes} per pair"
+    print(f"simulated {setup.topology}, {jobs}, transport {setup.transport}")
     bg = setup.background
     if bg.active:
         print(f"background: flows capped at {bg.load:g} x link bandwidth on {bg.nodes:g} of the nodes (seed {bg.seed}), "
@@ -141,7 +160,9 @@ def run(args) -> int:
     results = simulate(setup, planners, progress, progress.note)
     if args.json:
         bg = setup.background
-        print_json({"topology": setup.topology, "pattern": setup.pattern, "bytes": setup.bytes,
+        print_json({"topology": setup.topology, "routing": setup.planning_routing(),
+                    "pattern": None if setup.requests else setup.pattern,
+                    "requests": setup.requests, "bytes": None if setup.requests else setup.bytes,
                     "transport": setup.transport, "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
                     "message_overhead": setup.message_overhead,
                     "background": {"load": bg.load, "nodes": bg.nodes, "seed": bg.seed,

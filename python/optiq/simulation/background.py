@@ -51,8 +51,9 @@ def flows(network: _core.Network, bg: Background) -> list:
 
 
 def rate(network: _core.Network, bg: Background) -> float:
-    """Bytes/s each background flow is capped at."""
-    return bg.load * network.link_bandwidth
+    """Bytes/s each background flow is capped at: a fraction of one cable's bandwidth (a
+    dragonfly's links carry several cables; link 0 is a host's own)."""
+    return bg.load * (network.capacity(0) if network.dragonfly is not None else network.link_bandwidth)
 
 
 def link_flows(network: _core.Network, routing: _core.RoutingModel, bg: Background) -> list:

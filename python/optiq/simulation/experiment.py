@@ -20,7 +20,8 @@ from pathlib import Path
 from .. import _core
 from ..evaluate import PlannerOptions, run_planners
 from ..metrics import PlanMetrics
-from ..workload import Workload, on_endpoints, pattern_pairs
+from ..textfile import read_requests
+from ..workload import Workload, check_job_ends, on_endpoints, pattern_pairs
 from . import background as bgmod
 from . import platform as plat
 from . import smpi
@@ -32,6 +33,8 @@ MPI = "mpi_alltoallv"
 @dataclass
 class Setup:
     topology: str                  # the user's spec; the simulated machine is simulated_network(spec)
+    routing: str | None = None     # what plans assume; None: the simulated machine's own routes
+    requests: str | None = None    # a request file ("src dst bytes" lines) instead of the pattern
     pattern: str = "disjoint"
     bytes: str = "8MiB"
     sources: int = -1
@@ -58,6 +61,10 @@ class Setup:
     background: Background = field(default_factory=Background)  # a second job's traffic (none by default)
     plan_for_background: bool = True  # plan on what the background leaves of each link, else on full links
 
+    def planning_routing(self) -> str:
+        """The routing model plans assume: the one given, else the simulated machine's own."""
+        return self.routing or plat.routing_of(plat.simulated_network(self.topology, self.link_bandwidth))
+
     def charged_copy_bandwidth(self) -> float | None:
         """The copy rate predictions charge, as the simulation does (None: copies are free)."""
         return None if math.isinf(self.copy_bandwidth) else self.copy_bandwidth
@@ -71,8 +78,28 @@ P2P_ABOVE = 128
 VERIFY_LIMIT = 1 << 30  # bytes moved per call above which buffers are shared (unchecked) by default
 
 
+def _routing_name(s: Setup, net) -> str:
+    return s.routing or plat.routing_of(net)
+
+
+def check_simulated_jobs(net, jobs: list, origin: str) -> None:
+    """Simulated ranks run on the endpoints only: a job from or to a switch or an I/O node has no
+    rank to send or receive it."""
+    check_job_ends(net, jobs, origin)
+    endpoints = set(net.endpoints)
+    for i, j in enumerate(jobs):
+        for v in (j.src, j.dst):
+            if v not in endpoints:
+                raise _core.Error(f"{origin}: job {i} ({j.src}->{j.dst}): vertex {v} of {net.spec} is an "
+                                  f"{net.kind(v)} node, which runs no rank in a simulation")
+
+
 def _workload(s: Setup, net) -> Workload:
-    routing = _core.make_routing(plat.routing_of(net), net)
+    routing = _core.make_routing(_routing_name(s, net), net)
+    if s.requests:  # request files name vertices, as for optiq plan
+        jobs = read_requests(s.requests, net.num_vertices)
+        check_simulated_jobs(net, jobs, s.requests)
+        return Workload(net, routing, jobs, s.requests)
     pairs = on_endpoints(net, pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src,
                                             s.start_dst, s.seed))
     return Workload(net, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
@@ -92,6 +119,7 @@ def planning_network(s: Setup) -> _core.Network:
     net = plat.simulated_network(s.topology, s.link_bandwidth)
     if not (s.background.active and s.plan_for_background):
         return net
+    # The background runs on SimGrid's own routes, whatever routing the plans assume.
     return bgmod.network_left(net, _core.make_routing(plat.routing_of(net), net), s.background)
 
 
@@ -130,7 +158,7 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
 
 def _driver_args(s: Setup, net, total_bytes: int) -> list:
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
-    args = ["--topology", net.spec, "--routing", plat.routing_of(net), "--transport", s.transport, "--chunk", s.chunk,
+    args = ["--topology", net.spec, "--routing", _routing_name(s, net), "--transport", s.transport, "--chunk", s.chunk,
             "--threshold", s.threshold, "--budget", s.budget,
             "--dispatch", s.dispatch, "--iterations", str(s.iterations), "--warmup", "1"]
     if s.max_inflight is not None:

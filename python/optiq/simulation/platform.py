@@ -9,6 +9,11 @@ cable of a size-2 ring, so the network that plans for the simulated machine
 the simulated network can carry. Node ``n`` runs on host ``node-<h>`` where ``h`` numbers the
 coordinates with the first routed dimension fastest.
 
+A fat-tree or dragonfly (``fattree:...``, ``dragonfly:...``) becomes SimGrid's own ``FAT_TREE``
+or ``DRAGONFLY`` cluster with the same topo_parameters: host ``node-<i>`` is endpoint ``i``, and
+the network's links carry SimGrid's link names, so the core's ``simgrid`` routing model routes
+exactly as SimGrid does.
+
 Any other network (a graph file, BG/Q with its I/O side) becomes a ``Full`` zone that lists
 every route: one host ``node-<v>`` per vertex that is not a switch, one SimGrid link per
 directed link (named as in the network, its own capacity, shared by the flows that cross it),
@@ -40,6 +45,21 @@ def torus_of(network: _core.Network) -> _core.TorusShape:
 
 # Explicit routes grow with the square of the hosts: 2,048 hosts is 4 million routes.
 MAX_EXPLICIT_HOSTS = 2048
+
+
+def cluster_of(network: _core.Network) -> tuple | None:
+    """SimGrid's cluster topology and topo_parameters for a fat-tree or dragonfly, else None.
+
+    >>> cluster_of(_core.parse_network("fattree:2;4,4;1,2;1,2"))
+    ('FAT_TREE', '2;4,4;1,2;1,2')
+    >>> cluster_of(_core.parse_network("dragonfly:3,1;2,1;3,1;2"))
+    ('DRAGONFLY', '3,1;2,1;3,1;2')
+    """
+    if network.fat_tree is not None:
+        return "FAT_TREE", network.fat_tree.topo_parameters
+    if network.dragonfly is not None:
+        return "DRAGONFLY", network.dragonfly.topo_parameters
+    return None
 
 
 def routing_of(network: _core.Network) -> str:
@@ -124,6 +144,11 @@ def _platform_parts(network: _core.Network, latency: float, link_bandwidth: floa
     header = ("<?xml version='1.0'?>\n"
               '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
               '<platform version="4.1">\n')
+    if cluster_of(network) is not None:
+        yield header
+        yield from _cluster_zone(network, latency, link_bandwidth)
+        yield "</platform>\n"
+        return
     if network.torus is None:
         yield header
         yield from _explicit_zone(network, latency)
@@ -147,6 +172,25 @@ def _platform_parts(network: _core.Network, latency: float, link_bandwidth: floa
         '             loopback_bw="100GBps" loopback_lat="0s"/>\n'
         "  </zone>\n"
         "</platform>\n")
+
+
+def _cluster_zone(network: _core.Network, latency: float, link_bandwidth: float | None):
+    """SimGrid's FAT_TREE or DRAGONFLY cluster: split-duplex links (each direction its own link,
+    as in the network), no limiters, and a loopback for the messages a rank sends to itself
+    (SimGrid refuses an empty route). SimGrid multiplies a dragonfly's bandwidth by the cable
+    counts itself, as the network does: the cluster gets the bandwidth of one cable, that of
+    link 0 (host 0's cable to its switch)."""
+    topology, params = cluster_of(network)
+    bandwidth = link_bandwidth or network.capacity(0)
+    n = network.num_endpoints
+    yield (f"  <!-- optiq platform for {network.spec}: SimGrid's {topology} cluster; routes equal optiq's "
+           f"'{ROUTING}' model -->\n"
+           '  <zone id="world" routing="Full">\n'
+           f'    <cluster id="fabric" prefix="{HOST_PREFIX}" suffix="" radical="0-{n - 1}" speed="1Gf"\n'
+           f'             bw="{bandwidth:.9g}Bps" lat="{latency:.6g}s" sharing_policy="SPLITDUPLEX"\n'
+           f'             topology="{topology}" topo_parameters="{params}"\n'
+           '             loopback_bw="100GBps" loopback_lat="0s"/>\n'
+           "  </zone>\n")
 
 
 def hosts_of(network: _core.Network) -> list:

@@ -1,0 +1,119 @@
+// Routes on a dragonfly: `simgrid`, the route SimGrid 3.32's DragonflyZone takes, read from its
+// get_local_route; and `minimal`, the minimal route its documentation promises, which differs only
+// where SimGrid's does not form a path (docs/model.md, "Dragonflies").
+#include <memory>
+#include <string>
+
+#include "optiq/dragonfly.hpp"
+#include "optiq/error.hpp"
+#include "optiq/routing.hpp"
+
+namespace optiq {
+
+namespace {
+
+const DragonflyShape& dragonfly_of(const Network& net, const std::string& routing) {
+  if (!net.dragonfly())
+    throw Error("routing '" + routing + "' needs a dragonfly network (dragonfly:...), not '" + net.spec() + "'");
+  return *net.dragonfly();
+}
+
+class DragonflyRouting final : public RoutingModel {
+ public:
+  DragonflyRouting(const Network& net, bool simgrid)
+      : net_(net), fly_(dragonfly_of(net, simgrid ? "simgrid" : "minimal")), simgrid_(simgrid) {}
+
+  std::string name() const override { return simgrid_ ? "simgrid" : "minimal"; }
+  const Network& network() const override { return net_; }
+
+  // Local link up; in another group, green to the blade numbered like the target group, black
+  // to chassis 0, then the blue link; then green to the target's blade and black to its chassis;
+  // local link down. SimGrid's one departure: after the green hop it continues from chassis 0 of
+  // the target group, which a route within a group from chassis c != 0 is not at (its links then
+  // do not form a path).
+  LinkPath route(NodeId src, NodeId dst) const override {
+    check_host(src);
+    check_host(dst);
+    LinkPath path;
+    if (src == dst) return path;  // SimGrid's platform gives a host its loopback; the network has none
+    path.push_back(fly_.local_up(src));
+    if (fly_.router_of(src) != fly_.router_of(dst)) {
+      DragonflyShape::Place at = fly_.place(src);
+      const DragonflyShape::Place t = fly_.place(dst);
+      if (t.group != at.group) {
+        if (at.blade != t.group) {
+          path.push_back(fly_.green(at.group, at.chassis, at.blade, t.group));
+          at.blade = t.group;
+        }
+        if (at.chassis != 0) {
+          path.push_back(fly_.black(at.group, at.chassis, 0, at.blade));
+          at.chassis = 0;
+        }
+        path.push_back(fly_.blue(at.group, t.group));
+        at = {t.group, 0, at.group};
+      }
+      if (t.blade != at.blade) {
+        path.push_back(fly_.green(at.group, at.chassis, at.blade, t.blade));
+        at.blade = t.blade;
+        if (simgrid_) at.chassis = 0;
+      }
+      if (t.chassis != at.chassis) path.push_back(fly_.black(at.group, at.chassis, t.chassis, at.blade));
+    }
+    path.push_back(fly_.local_down(dst));
+    return path;
+  }
+
+  std::vector<LinkId> next_links(NodeId dst) const override {
+    check_host(dst);
+    const DragonflyParams& p = fly_.params();
+    if (simgrid_ && p.chassis > 1 && p.routers > 1) {
+      const NodeId from = fly_.router_index(0, 1, 0) * p.nodes, to = fly_.router_index(0, 0, 1) * p.nodes;
+      throw Error("routing 'simgrid' on '" + net_.spec() + "' has routes that are not paths (e.g. host " +
+                  std::to_string(from) + " to host " + std::to_string(to) +
+                  ": after a green hop in a chassis other than 0 SimGrid goes on from chassis 0); plan with "
+                  "routing 'minimal', the documented rule (docs/model.md)");
+    }
+    // Without that case both models take the minimal routes, one choice per vertex.
+    const DragonflyShape::Place t = fly_.place(dst);
+    std::vector<LinkId> next(net_.num_vertices(), -1);
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
+      if (v == dst) continue;
+      if (!fly_.is_router(v)) {
+        next[v] = fly_.local_up(v);
+        continue;
+      }
+      const DragonflyShape::Place at = fly_.place(v);
+      if (at.group != t.group) {
+        if (at.blade != t.group) next[v] = fly_.green(at.group, at.chassis, at.blade, t.group);
+        else if (at.chassis != 0) next[v] = fly_.black(at.group, at.chassis, 0, at.blade);
+        else next[v] = fly_.blue(at.group, t.group);
+      } else if (at.blade != t.blade) {
+        next[v] = fly_.green(at.group, at.chassis, at.blade, t.blade);
+      } else if (at.chassis != t.chassis) {
+        next[v] = fly_.black(at.group, at.chassis, t.chassis, at.blade);
+      } else {
+        next[v] = fly_.local_down(dst);
+      }
+    }
+    return next;
+  }
+
+ private:
+  void check_host(NodeId v) const {
+    if (!net_.contains(v)) throw Error("route endpoint outside the network");
+    if (fly_.is_router(v))
+      throw Error("routing '" + name() + "' routes between hosts; vertex " + std::to_string(v) + " is a router");
+  }
+
+  const Network& net_;
+  const DragonflyShape& fly_;
+  bool simgrid_;
+};
+
+}  // namespace
+
+std::unique_ptr<RoutingModel> make_dragonfly_routing(const Network& net, bool simgrid) {
+  return std::make_unique<DragonflyRouting>(net, simgrid);
+}
+
+}  // namespace optiq
