@@ -6,6 +6,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   chunks     forwarded chunk sizes (Fig. 13)
   random     five seeded random pairings (Table IX)
   transports p2p against rma on the 1:8 patterns
+  dispatch   paced against eager dispatch on the 1:8 patterns, every planner (docs/runtime.md)
 
   .venv/bin/python bench/simulation/run.py all          # everything, then the report
   .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from optiq import parse_bytes
 from optiq.simulation.experiment import Setup, simulate
-from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD
+from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD, POLL_COST, PROBE_COST
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -96,9 +97,26 @@ def stage_transports(nodes: list) -> list:
     return rows
 
 
+# Eager dispatch runs with the cap it had as the default, which suited it best (docs/simulation.md).
+EAGER_INFLIGHT = 32
+
+
+def stage_dispatch(nodes: list, dispatches=("paced", "eager")) -> list:
+    rows = []
+    for n in nodes:
+        for p in PATTERNS:
+            for dispatch in dispatches:
+                inflight = EAGER_INFLIGHT if dispatch == "eager" else None
+                run(rows, {"nodes": n, "pattern": p, "dispatch": dispatch},
+                    Setup(SHAPES[n], pattern=p, dispatch=dispatch, max_inflight=inflight),
+                    ["heu1", "heu2", "optimal", "mcf"])
+    return rows
+
+
 STAGES = {"patterns": stage_patterns, "sizes": stage_sizes, "chunks": stage_chunks, "random": stage_random,
-          "transports": stage_transports}
-DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "random": [512], "transports": [512]}
+          "transports": stage_transports, "dispatch": stage_dispatch}
+DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "random": [512], "transports": [512],
+                 "dispatch": [512, 1024]}
 
 
 def main() -> int:
@@ -107,6 +125,7 @@ def main() -> int:
     parser.add_argument("--nodes", default=None, help="comma-separated partition sizes (512, 1024, 2048)")
     parser.add_argument("--planners", default="default,heu1,heu2,mcf", help="patterns stage: planners to run")
     parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns stage: patterns to run")
+    parser.add_argument("--dispatch", default="paced,eager", help="dispatch stage: dispatches to run")
     parser.add_argument("--merge", action="store_true",
                         help="keep the stage's earlier rows for other node counts, patterns and planners")
     args = parser.parse_args()
@@ -117,17 +136,21 @@ def main() -> int:
         start = time.perf_counter()
         if stage == "patterns":
             rows = stage_patterns(nodes, args.planners.split(","), args.patterns.split(","))
+        elif stage == "dispatch":
+            rows = stage_dispatch(nodes, args.dispatch.split(","))
         else:
             rows = STAGES[stage](nodes)
         path = RESULTS / f"{stage}.json"
         if args.merge and path.is_file():
             def key(r):
                 return tuple(sorted((k, v) for k, v in r.items() if k in ("nodes", "pattern", "planner", "bytes",
-                                                                          "policy", "chunk", "seed", "transport")))
+                                                                          "policy", "chunk", "seed", "transport",
+                                                                          "dispatch")))
             new = {key(r) for r in rows}
             rows = [r for r in json.loads(path.read_text())["rows"] if key(r) not in new] + rows
         doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows,
-               "cpu_costs": {"copy_bandwidth": COPY_BANDWIDTH, "message_overhead": MESSAGE_OVERHEAD}}
+               "cpu_costs": {"copy_bandwidth": COPY_BANDWIDTH, "message_overhead": MESSAGE_OVERHEAD,
+                             "poll_cost": POLL_COST, "probe_cost": PROBE_COST}}
         (RESULTS / f"{stage}.json").write_text(json.dumps(doc, indent=1) + "\n")
         log(f"wrote {RESULTS / (stage + '.json')}")
     from report import write_report  # noqa: E402  (plots need matplotlib; import only when reporting)
