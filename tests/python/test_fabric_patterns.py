@@ -82,3 +82,10 @@ def test_patterns_that_do_not_apply_exit_2_with_one_line(optiq_cli, args, needle
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0], proc.stderr
+
+
+def test_simulate_runs_a_network_pattern(optiq_cli):
+    out = optiq_cli("simulate", "--topology", DRAGONFLY, "--routing", "minimal", "--pattern", "group-to-group",
+                    "--bytes", "256KiB", "--planner", "default,mcf", "--quiet")
+    assert "pattern group-to-group" in out.stdout
+    assert out.stdout.count("verified") == 3, out.stdout
