@@ -38,6 +38,9 @@ TEST(NetworkPattern, GroupToGroupPairsSameIndexHosts) {
   const auto p = network_pattern("group-to-group", net, {});
   ASSERT_EQ(p.pairs.size(), 12u);
   for (int i = 0; i < 12; ++i) EXPECT_EQ(p.pairs[i], Pair(i, 12 + i));
+  // Every default route takes the one blue link from group 0 to group 1.
+  EXPECT_EQ(busiest_flows(net, "minimal", p.pairs), 12);
+  EXPECT_EQ(busiest_flows(net, "minimal", network_pattern("groups-alltoall", net, {}).pairs), 12);
   NetworkPatternOptions o;
   o.group_src = 2, o.group_dst = 0;
   EXPECT_EQ(network_pattern("group-to-group", net, o).pairs[5], Pair(29, 5));
@@ -108,6 +111,16 @@ TEST(NetworkPattern, DmodkAdversarialSharesTheFirstUpLink) {
     const int m0 = net.fat_tree()->down(0);
     EXPECT_GE(busiest_flows(net, "dmodk", p.pairs), m0 - 1) << spec;
     EXPECT_EQ(busiest_flows(net, "simgrid", p.pairs) >= m0 - 1, true) << spec;
+  }
+  // On two-level trees no seeded permutation loads a link more.
+  for (const char* spec : {"fattree:2;4,4;1,2;1,1", "fattree:2;8,8;1,8;1,1", "fattree:2;4,4;1,4;1,1"}) {
+    const Network net = parse_network(spec);
+    const int adversarial = busiest_flows(net, "dmodk", network_pattern("dmodk-adversarial", net, {}).pairs);
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+      NetworkPatternOptions o;
+      o.seed = seed;
+      EXPECT_GE(adversarial, busiest_flows(net, "dmodk", network_pattern("permutation", net, o).pairs)) << spec;
+    }
   }
   // Where the classes split evenly, every block shares one link: m_0 flows.
   const Network net = parse_network("fattree:2;4,4;1,2;1,1");
