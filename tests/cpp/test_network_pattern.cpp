@@ -112,8 +112,9 @@ TEST(NetworkPattern, DmodkAdversarialSharesTheFirstUpLink) {
     EXPECT_GE(busiest_flows(net, "dmodk", p.pairs), m0 - 1) << spec;
     EXPECT_EQ(busiest_flows(net, "simgrid", p.pairs) >= m0 - 1, true) << spec;
   }
-  // On two-level trees no seeded permutation loads a link more.
-  for (const char* spec : {"fattree:2;4,4;1,2;1,1", "fattree:2;8,8;1,8;1,1", "fattree:2;4,4;1,4;1,1"}) {
+  // No seeded permutation loads a link more.
+  for (const char* spec : {"fattree:2;4,4;1,2;1,1", "fattree:2;8,8;1,8;1,1", "fattree:2;4,4;1,4;1,1",
+                           "fattree:3;4,4,4;1,2,2;1,1,1", "fattree:3;4,4,2;1,4,2;1,1,2"}) {
     const Network net = parse_network(spec);
     const int adversarial = busiest_flows(net, "dmodk", network_pattern("dmodk-adversarial", net, {}).pairs);
     for (std::uint64_t seed = 0; seed < 20; ++seed) {
@@ -122,6 +123,10 @@ TEST(NetworkPattern, DmodkAdversarialSharesTheFirstUpLink) {
       EXPECT_GE(adversarial, busiest_flows(net, "dmodk", network_pattern("permutation", net, o).pairs)) << spec;
     }
   }
+  // Aimed at level 2 on a three-level tree: the 16 hosts below a level-2 switch send 12 flows
+  // (the other 4 of their class are below it) up one link.
+  const Network deep = parse_network("fattree:3;4,4,4;1,2,2;1,1,1");
+  EXPECT_EQ(busiest_flows(deep, "dmodk", network_pattern("dmodk-adversarial", deep, {}).pairs), 12);
   // Where the classes split evenly, every block shares one link: m_0 flows.
   const Network net = parse_network("fattree:2;4,4;1,2;1,1");
   EXPECT_EQ(busiest_flows(net, "dmodk", network_pattern("dmodk-adversarial", net, {}).pairs), 4);
