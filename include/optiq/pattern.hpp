@@ -40,6 +40,8 @@ struct PatternOptions {
 
 // "disjoint", "overlap", "subset" (the thesis' 1:8 cases) or "random" (the disjoint node sets
 // with a seeded uniform shuffle of the destinations).
+// Patterns that need the network itself (dragonfly groups, fat-tree up-links, weighted
+// all-to-all) are in optiq/network_pattern.hpp.
 std::vector<Pair> named_pattern(const std::string& name, const PatternOptions& options);
 std::vector<std::string> pattern_names();
 

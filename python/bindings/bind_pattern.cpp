@@ -9,6 +9,7 @@
 #include "optiq/routing.hpp"
 #include "optiq/paths.hpp"
 #include "optiq/pattern.hpp"
+#include "optiq/network_pattern.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -39,6 +40,17 @@ void bind_pattern(nb::module_& m) {
       "name"_a, "num_nodes"_a, "sources"_a = -1, "dests"_a = -1, "start_src"_a = -1, "start_dst"_a = -1, "seed"_a = 0,
       "Pairs of the 'disjoint', 'overlap', 'subset' or 'random' pattern (1:8 by default).");
   m.def("pattern_names", &pattern_names);
+  m.def(
+      "network_pattern",
+      [](const std::string& name, const Network& network, int group_src, int group_dst, int hot, int hot_factor,
+         std::uint64_t seed) {
+        NetworkPattern p = network_pattern(name, network, NetworkPatternOptions{group_src, group_dst, hot, hot_factor, seed});
+        return std::make_pair(std::move(p.pairs), std::move(p.weights));
+      },
+      "name"_a, "network"_a, "group_src"_a = -1, "group_dst"_a = -1, "hot"_a = -1, "hot_factor"_a = 8, "seed"_a = 0,
+      "(pairs, weights) of 'group-to-group', 'groups-alltoall', 'dmodk-adversarial', 'permutation' or 'moe' over "
+      "the network's endpoint indices; a job's size is its weight times the pattern's bytes.");
+  m.def("network_pattern_names", &network_pattern_names);
   m.def("assign_sizes", &assign_sizes, "pairs"_a, "sizes"_a, "seed"_a = 0,
         "Jobs with sizes 'BYTES', 'uniform:LO:HI' or 'pareto:ALPHA:MIN[:MAX]'.");
   m.def("parse_requests", &parse_requests, "text"_a, "num_nodes"_a, "origin"_a = "requests");

@@ -72,16 +72,57 @@ PATTERN_RULE = ("Without --sources, a pattern on P nodes has P/16 sources, at le
 def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("pattern", PATTERN_RULE)
     src = g.add_mutually_exclusive_group()
-    src.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(),
-                     help="disjoint: first P/16 nodes send to the last P/2; overlap: destinations start "
-                          "inside the source block; subset: sources inside the destination block; random: "
-                          "disjoint node sets with a seeded shuffle of destinations (default: %(default)s)")
+    src.add_argument("--pattern", default="disjoint", choices=pattern_names(), help=PATTERN_HELP)
     src.add_argument("--requests", metavar="FILE",
                      help="request file (UTF-8): one 'src dst bytes' line per job, '#' comments")
     g.add_argument("--bytes", type=size_spec, default="8MiB", metavar="SIZE",
                    help="bytes per job: 8MiB, 64KiB, 1000000, or uniform:LO:HI, pareto:ALPHA:MIN[:MAX] "
                         "(seeded; default: %(default)s)")
     add_count_arguments(g)
+
+
+PATTERN_HELP = ("disjoint: first P/16 nodes send to the last P/2; overlap: destinations start inside the "
+                "source block; subset: sources inside the destination block; random: disjoint node sets "
+                "with a seeded shuffle of destinations; permutation: a seeded cyclic permutation of all "
+                "endpoints; moe: all-to-all where P/16 seeded hot destinations (--dests sets how many) "
+                "receive 8 times the bytes; group-to-group (dragonfly): host i of group --start-src "
+                "(default 0) to host i of group --start-dst (default 1); groups-alltoall (dragonfly): "
+                "host i of every group to host i of every other; dmodk-adversarial (fat-tree of 2+ "
+                "levels): a permutation that destination-mod-k routes up shared links "
+                "(docs/model.md, 'Patterns'; default: %(default)s)")
+
+
+def pattern_names() -> list:
+    """The 1:8 patterns of the core's named_pattern, then those that need the network."""
+    return list(_core.pattern_names()) + list(_core.network_pattern_names())
+
+
+def pattern_jobs(network: _core.Network, name: str, sizes: str, sources: int = -1, dests: int = -1,
+                 start_src: int = -1, start_dst: int = -1, seed: int = 0) -> list:
+    """The jobs of pattern ``name`` on the network's endpoints, as vertex numbers.
+
+    The 1:8 patterns take the counts and starts; of the network patterns, group-to-group takes
+    the groups as ``start_src``/``start_dst`` and moe the hot destinations as ``dests``, and a
+    job's size is its weight (moe's hot factor) times ``sizes``.
+    """
+    if name not in _core.network_pattern_names():
+        pairs = pattern_pairs(name, network.num_endpoints, sources, dests, start_src, start_dst, seed)
+        return _core.assign_sizes(on_endpoints(network, pairs), sizes, seed)
+    takes = {"group-to-group": ("--start-src", "--start-dst"), "moe": ("--dests",)}.get(name, ())
+    given = {"--sources": sources, "--dests": dests, "--start-src": start_src, "--start-dst": start_dst}
+    for option, value in given.items():
+        if value >= 0 and option not in takes:
+            raise _core.Error(f"pattern '{name}' does not take {option}"
+                              + (f" (it takes {', '.join(takes)})" if takes else ""))
+    pairs, weights = _core.network_pattern(name, network, group_src=start_src, group_dst=start_dst, hot=dests,
+                                           seed=seed)
+    jobs = _core.assign_sizes(on_endpoints(network, pairs), sizes, seed)
+    limit = _core.parse_bytes("9223372036854775807")
+    for j, w in zip(jobs, weights):
+        if j.bytes * w > limit:
+            raise _core.Error(f"pattern '{name}': {w} x {j.bytes} bytes exceeds {limit} bytes")
+        j.bytes *= w
+    return jobs
 
 
 def pattern_counts(num_nodes: int, sources: int = -1, dests: int = -1) -> tuple[int, int]:
@@ -166,8 +207,7 @@ def build_workload(args) -> Workload:
         check_job_ends(network, jobs, args.requests)
         description = args.requests
     else:  # patterns run over the endpoints
-        pairs = pattern_pairs(args.pattern, network.num_endpoints, args.sources, args.dests, args.start_src,
-                              args.start_dst, args.seed)
-        jobs = _core.assign_sizes(on_endpoints(network, pairs), args.bytes, args.seed)
+        jobs = pattern_jobs(network, args.pattern, args.bytes, args.sources, args.dests, args.start_src,
+                            args.start_dst, args.seed)
         description = args.pattern
     return Workload(network, routing, jobs, description)

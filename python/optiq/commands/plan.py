@@ -18,6 +18,9 @@ EXAMPLES = """examples:
   optiq plan --topology mira:1024 --planner opt,optimal,mcf --max-paths 4 --json
   optiq plan --topology 'fattree:3;8,8,8;1,8,8;1,1,1' --pattern random --planner default,heu2,mcf
   optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --planner default,heu2,mcf
+  optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --pattern group-to-group --planner default,mcf
+  optiq plan --topology 'fattree:2;4,4;1,2;1,1' --pattern dmodk-adversarial --planner default,heu2,mcf
+  optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
 
 Fat-trees and dragonflies take SimGrid's topo_parameters and route as SimGrid does ('simgrid').
 Where those routes cannot be planned with (a fat-tree with parallel cables, whose cable down the

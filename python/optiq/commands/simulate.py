@@ -8,7 +8,7 @@ from ..progress import Progress
 from ..simulation import smpi
 from ..simulation.background import Background
 from ..simulation.experiment import MPI, Setup, simulate
-from ..workload import PATTERN_RULE, add_count_arguments
+from ..workload import PATTERN_HELP, PATTERN_RULE, add_count_arguments, pattern_names
 from .common import INFLIGHT_MAX, REPEATS_MAX, add_planner_arguments, planner_list, planner_options, print_json
 from .. import _core
 
@@ -58,7 +58,7 @@ def register(subparsers) -> None:
                      help="latency per link (default: 5e-8)")
     pat = p.add_argument_group("pattern", PATTERN_RULE)
     source = pat.add_mutually_exclusive_group()
-    source.add_argument("--pattern", default="disjoint", choices=_core.pattern_names(), help="(default: %(default)s)")
+    source.add_argument("--pattern", default="disjoint", choices=pattern_names(), help=PATTERN_HELP)
     source.add_argument("--requests", metavar="FILE",
                         help="request file (UTF-8): one 'src dst bytes' line per job, '#' comments, as for "
                              "optiq plan; src and dst are endpoints")

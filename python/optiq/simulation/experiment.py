@@ -21,7 +21,7 @@ from .. import _core
 from ..evaluate import PlannerOptions, run_planners
 from ..metrics import PlanMetrics
 from ..textfile import read_requests
-from ..workload import Workload, check_job_ends, on_endpoints, pattern_pairs
+from ..workload import Workload, check_job_ends, pattern_jobs
 from . import background as bgmod
 from . import platform as plat
 from . import smpi
@@ -100,9 +100,8 @@ def _workload(s: Setup, net) -> Workload:
         jobs = read_requests(s.requests, net.num_vertices)
         check_simulated_jobs(net, jobs, s.requests)
         return Workload(net, routing, jobs, s.requests)
-    pairs = on_endpoints(net, pattern_pairs(s.pattern, net.num_endpoints, s.sources, s.dests, s.start_src,
-                                            s.start_dst, s.seed))
-    return Workload(net, routing, _core.assign_sizes(pairs, s.bytes, s.seed), s.pattern)
+    jobs = pattern_jobs(net, s.pattern, s.bytes, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
+    return Workload(net, routing, jobs, s.pattern)
 
 
 def _with_threshold(plan, default_plan, threshold: int):
