@@ -14,40 +14,12 @@
 #include "optiq/planner.hpp"
 #include "optiq/routing.hpp"
 
+#include "fabric_checks.hpp"
+
 namespace {
 
 using namespace optiq;
-
-std::vector<std::string> names(const Network& net, const LinkPath& path) {
-  std::vector<std::string> out;
-  for (LinkId l : path) out.push_back(net.link_name(l));
-  return out;
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-std::string error_of(const std::string& spec) {
-  try {
-    parse_network(spec);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-bool is_walk(const Network& net, NodeId src, NodeId dst, const LinkPath& path) {
-  NodeId at = src;
-  for (LinkId l : path) {
-    if (!net.has_link(l) || net.link_src(l) != at) return false;
-    at = net.link_dst(l);
-  }
-  return at == dst;
-}
+using namespace optiq::fabric_checks;
 
 TEST(Dragonfly, VerticesLinksNamesAndBandwidthsAreSimGrids) {
   const Network net = parse_network("dragonfly:3,4;2,3;3,2;2", 1e9);

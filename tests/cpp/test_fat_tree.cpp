@@ -14,42 +14,12 @@
 #include "optiq/planner.hpp"
 #include "optiq/routing.hpp"
 
+#include "fabric_checks.hpp"
+
 namespace {
 
 using namespace optiq;
-
-std::vector<std::string> names(const Network& net, const LinkPath& path) {
-  std::vector<std::string> out;
-  for (LinkId l : path) out.push_back(net.link_name(l));
-  return out;
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
-}
-
-std::string error_of(const std::string& spec) {
-  try {
-    parse_network(spec);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "accepted";
-}
-
-// Every route from src is a path of existing links from src to dst.
-void expect_walk(const Network& net, NodeId src, NodeId dst, const LinkPath& path, const std::string& what) {
-  NodeId at = src;
-  for (LinkId l : path) {
-    ASSERT_TRUE(net.has_link(l)) << what;
-    ASSERT_EQ(net.link_src(l), at) << what;
-    at = net.link_dst(l);
-  }
-  ASSERT_EQ(at, dst) << what;
-}
+using namespace optiq::fabric_checks;
 
 TEST(FatTree, DocumentationExampleHasSimGridsVerticesLinksAndNames) {
   const Network net = parse_network("fattree:2;4,4;1,2;1,2");
@@ -170,8 +140,8 @@ TEST(FatTree, DmodkTakesSimGridsSwitchesWithCablesChosenByTheDestination) {
       for (NodeId src = 0; src < t.num_hosts(); ++src) {
         const std::string what = std::string(spec) + " " + std::to_string(src) + "->" + std::to_string(dst);
         const LinkPath a = simgrid->route(src, dst), b = dmodk->route(src, dst);
-        expect_walk(net, src, dst, a, what);
-        expect_walk(net, src, dst, b, what);
+        ASSERT_TRUE(is_walk(net, src, dst, a)) << what;
+        ASSERT_TRUE(is_walk(net, src, dst, b)) << what;
         ASSERT_EQ(static_cast<int>(b.size()), t.hop_distance(src, dst)) << what;
         ASSERT_EQ(a.size(), b.size()) << what;
         for (std::size_t i = 0; i < a.size(); ++i) {
@@ -242,7 +212,7 @@ TEST(FatTree, LargerTreesRouteMinimallyThroughTheirDestinationsAncestors) {
         for (NodeId dst = 0; dst < n; dst += 11) {
           const std::string what = std::string(spec) + " " + name + " " + std::to_string(src) + "->" + std::to_string(dst);
           const LinkPath p = r->route(src, dst);
-          expect_walk(net, src, dst, p, what);
+          ASSERT_TRUE(is_walk(net, src, dst, p)) << what;
           ASSERT_EQ(static_cast<int>(p.size()), t.hop_distance(src, dst)) << what;
           for (std::size_t i = p.size() / 2; i + 1 < p.size(); ++i)  // downwards: only ancestors
             ASSERT_TRUE(t.is_ancestor(net.link_dst(p[i]), dst)) << what;
