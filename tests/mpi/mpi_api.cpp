@@ -160,6 +160,26 @@ void skewed_repeats(optiq_transport tr, Checker& ck) {
   optiq_destroy(&ctx);
 }
 
+// The bytes a plan file moves, as an exchange: peers laid out in reverse rank order with gaps,
+// to check that displacements are honoured.
+Exchange plan_exchange(const std::vector<long long>& out, const std::vector<long long>& in) {
+  const int size = static_cast<int>(out.size());
+  Exchange x;
+  x.elem = 1;
+  x.scounts.assign(out.begin(), out.end());
+  x.rcounts.assign(in.begin(), in.end());
+  x.sdispls.assign(size, 0);
+  x.rdispls.assign(size, 0);
+  x.send_elems = x.recv_elems = 1;
+  for (int p = size - 1; p >= 0; --p) {
+    x.sdispls[p] = static_cast<int>(x.send_elems);
+    x.send_elems += x.scounts[p] + 1;
+    x.rdispls[p] = static_cast<int>(x.recv_elems);
+    x.recv_elems += x.rcounts[p] + 2;
+  }
+  return x;
+}
+
 // Rank 0 writes a plan with the core; every rank loads and executes it with its own buffers.
 void plan_files(optiq_transport tr, int rpn, Checker& ck) {
   const int rank = world_rank(), size = world_size();
@@ -195,20 +215,7 @@ void plan_files(optiq_transport tr, int rpn, Checker& ck) {
   if (ck.expect(status == OPTIQ_SUCCESS, "%s: load: %s", what.c_str(), optiq_error_string(ctx))) {
     std::vector<long long> out(size), in(size);
     optiq_plan_counts(plan, out.data(), in.data());
-    Exchange x;
-    x.elem = 1;
-    x.scounts.assign(out.begin(), out.end());
-    x.rcounts.assign(in.begin(), in.end());
-    // Peers laid out in reverse rank order with gaps, to check displacements are honoured.
-    x.sdispls.assign(size, 0);
-    x.rdispls.assign(size, 0);
-    x.send_elems = x.recv_elems = 1;
-    for (int p = size - 1; p >= 0; --p) {
-      x.sdispls[p] = static_cast<int>(x.send_elems);
-      x.send_elems += x.scounts[p] + 1;
-      x.rdispls[p] = static_cast<int>(x.recv_elems);
-      x.recv_elems += x.rcounts[p] + 2;
-    }
+    const Exchange x = plan_exchange(out, in);
     std::vector<MPI_Aint> sd(x.sdispls.begin(), x.sdispls.end()), rd(x.rdispls.begin(), x.rdispls.end());
     for (int round = 0; round < 3; ++round) {
       std::vector<unsigned char> sbuf, rbuf;
@@ -266,19 +273,7 @@ void paced_plan_files(optiq_transport tr, Checker& ck) {
                     what.c_str(), optiq_error_string(ctx))) {
         std::vector<long long> out(size), in(size);
         optiq_plan_counts(plan, out.data(), in.data());
-        Exchange x;
-        x.elem = 1;
-        x.scounts.assign(out.begin(), out.end());
-        x.rcounts.assign(in.begin(), in.end());
-        x.sdispls.assign(size, 0);
-        x.rdispls.assign(size, 0);
-        x.send_elems = x.recv_elems = 0;
-        for (int p = 0; p < size; ++p) {
-          x.sdispls[p] = static_cast<int>(x.send_elems);
-          x.send_elems += x.scounts[p];
-          x.rdispls[p] = static_cast<int>(x.recv_elems);
-          x.recv_elems += x.rcounts[p];
-        }
+        const Exchange x = plan_exchange(out, in);
         std::vector<MPI_Aint> sd(x.sdispls.begin(), x.sdispls.end()), rd(x.rdispls.begin(), x.rdispls.end());
         std::vector<unsigned char> sbuf, rbuf;
         fill_buffers(x, sbuf, rbuf, rank, 90);
