@@ -163,7 +163,9 @@ def run(args) -> int:
         print_json({"topology": setup.topology, "routing": setup.planning_routing(),
                     "pattern": None if setup.requests else setup.pattern,
                     "requests": setup.requests, "bytes": None if setup.requests else setup.bytes,
-                    "transport": setup.transport, "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
+                    "transport": setup.transport, "dispatch": setup.dispatch,
+                    "max_inflight": setup.max_inflight,  # null: the runtime's default
+                    "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
                     "message_overhead": setup.message_overhead,
                     "background": {"load": bg.load, "nodes": bg.nodes, "seed": bg.seed,
                                    "planned_for": bg.active and setup.plan_for_background},
