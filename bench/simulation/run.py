@@ -97,8 +97,10 @@ def stage_transports(nodes: list) -> list:
     return rows
 
 
-# Eager dispatch runs with the cap it had as the default, which suited it best (docs/simulation.md).
+# Eager dispatch runs with the cap and the chunk it had as defaults, which suited it best
+# (docs/simulation.md, "Dispatch that meets the plan").
 EAGER_INFLIGHT = 32
+EAGER_CHUNK = "128KiB"
 
 
 def stage_dispatch(nodes: list, dispatches=("paced", "eager")) -> list:
@@ -106,9 +108,10 @@ def stage_dispatch(nodes: list, dispatches=("paced", "eager")) -> list:
     for n in nodes:
         for p in PATTERNS:
             for dispatch in dispatches:
-                inflight = EAGER_INFLIGHT if dispatch == "eager" else None
+                eager = dispatch == "eager"
                 run(rows, {"nodes": n, "pattern": p, "dispatch": dispatch},
-                    Setup(SHAPES[n], pattern=p, dispatch=dispatch, max_inflight=inflight),
+                    Setup(SHAPES[n], pattern=p, dispatch=dispatch, max_inflight=EAGER_INFLIGHT if eager else None,
+                          chunk=EAGER_CHUNK if eager else Setup.chunk),
                     ["heu1", "heu2", "optimal", "mcf"])
     return rows
 

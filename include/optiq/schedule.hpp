@@ -158,7 +158,7 @@ struct RankSchedule {
 
 // Chunk size per flow. Explicit: the same for every flow. Automatic: when no flow forwards,
 // each goes whole (up to kMaxMessage); otherwise all share one size, an eighth of the largest
-// forwarded flow within 4-128 KiB, that leaves room for two slots per stream within the budget. Throws optiq::Error when the budget cannot hold one slot
+// forwarded flow within 4-32 KiB, that leaves room for two slots per stream within the budget. Throws optiq::Error when the budget cannot hold one slot
 // per stream at some rank.
 std::vector<Bytes> choose_chunks(const std::vector<Flow>& flows, int num_ranks, const ScheduleOptions& options);
 

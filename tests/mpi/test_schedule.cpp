@@ -295,7 +295,7 @@ TEST(Schedules, ConsistentAcrossRanksForRandomPlans) {
 }
 
 // Automatic chunks: without forwarding every flow goes whole; with it every flow, direct ones
-// too, is cut to one power-of-two size, an eighth of the largest forwarded flow within 4-128 KiB,
+// too, is cut to one power-of-two size, an eighth of the largest forwarded flow within 4-32 KiB,
 // smaller only where the budget needs it.
 TEST(Schedules, AutomaticChunks) {
   const Scenario direct = scenario("torus:4x4", 16, 1, "default", 3, 1 << 20);
@@ -309,7 +309,7 @@ TEST(Schedules, AutomaticChunks) {
       if (f.hops.size() > 2) largest = std::max(largest, f.bytes);
     ASSERT_GT(largest, 0) << "heu1 forwards on this pattern";
     Bytes expected = 4 << 10;
-    while (expected * 2 <= std::min<Bytes>(largest / 8, 128 << 10)) expected *= 2;
+    while (expected * 2 <= std::min<Bytes>(largest / 8, 32 << 10)) expected *= 2;
     for (Bytes budget : {Bytes(1) << 30, Bytes(1) << 18}) {
       ScheduleOptions o;
       o.budget = budget;

@@ -11,7 +11,7 @@ namespace optiq {
 namespace {
 
 constexpr Bytes kMinAutoChunk = 4 << 10;
-constexpr Bytes kMaxAutoChunk = 128 << 10;
+constexpr Bytes kMaxAutoChunk = 32 << 10;
 constexpr Bytes kPieces = 8;
 
 Bytes floor_pow2(Bytes x) {
@@ -36,7 +36,7 @@ std::vector<Bytes> choose_chunks(const std::vector<Flow>& flows, int num_ranks, 
     // The largest forwarded flow in at least kPieces pieces, so that it pipelines through its
     // forwarders, and no piece above kMaxAutoChunk: smaller chunks pay per-message and
     // per-poll costs more often, larger ones keep a forwarder waiting longer for a whole chunk
-    // before it passes it on (bench/simulation, "chunks").
+    // before it passes it on and a paced path further from its rate (docs/runtime.md, "Chunks, tags and the schedule").
     Bytes largest = 0;
     for (const Flow& f : flows)
       if (detail::is_forwarded(f)) largest = std::max(largest, f.bytes);
