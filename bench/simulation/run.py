@@ -63,7 +63,9 @@ def stage_sizes(nodes: list) -> list:
             if parse_bytes(size) < default_threshold:
                 policies.append(("default-policy", Setup("mira:512").threshold))
             for policy, threshold in policies:
-                setup = Setup(SHAPES[n], pattern="disjoint", bytes=size, threshold=threshold)
+                # Multi-path means every plan runs, whatever it promises over the default route.
+                min_gain = 0.0 if policy == "multipath" else Setup.min_gain
+                setup = Setup(SHAPES[n], pattern="disjoint", bytes=size, threshold=threshold, min_gain=min_gain)
                 run(rows, {"nodes": n, "bytes": size, "policy": policy, "threshold": threshold}, setup, ["mcf"])
             if len(policies) == 1:  # above the threshold the default policy is multi-path itself
                 rows += [{**r, "policy": "default-policy"} for r in rows[-2:]]

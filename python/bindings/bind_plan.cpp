@@ -6,6 +6,7 @@
 
 #include "bindings.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fallback.hpp"
 #include "optiq/mcf.hpp"
 #include "optiq/metrics.hpp"
 #include "optiq/plan_io.hpp"
@@ -66,6 +67,10 @@ void bind_plan(nb::module_& m) {
       .def_ro("predicted_seconds", &Metrics::predicted_seconds)
       .def_ro("predicted_throughput", &Metrics::predicted_throughput);
   m.def("compute_metrics", &compute_metrics, "plan"_a, "topology"_a);
+  m.attr("DEFAULT_MIN_GAIN") = kDefaultMinGain;
+  m.def("plan_gains_enough", &plan_gains_enough, "plan_seconds"_a, "default_seconds"_a, "min_gain"_a,
+        "True when a plan predicted to take plan_seconds should run rather than the default route "
+        "(include/optiq/fallback.hpp).");
   m.def("copy_loads", &copy_loads, "plan"_a, "topology"_a,
         "Bytes each vertex copies running the plan with a rank on every endpoint (its junctions).");
   m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link (index = link id).");

@@ -10,10 +10,6 @@
 
 namespace optiq::pmpi {
 
-const char* const kVariables =
-    "OPTIQ_TOPOLOGY OPTIQ_PLANNER OPTIQ_ROUTING OPTIQ_TRANSPORT OPTIQ_RANKS_PER_NODE OPTIQ_CHUNK "
-    "OPTIQ_DIRECT_THRESHOLD OPTIQ_FORWARD_BUDGET OPTIQ_MAX_INFLIGHT OPTIQ_PLAN_CACHE OPTIQ_VERBOSE";
-
 namespace {
 
 struct BadValue : std::runtime_error {
@@ -45,6 +41,16 @@ std::size_t size(const char* name, std::size_t fallback) {
   unsigned long long bytes = 0;
   if (optiq_parse_size(v, &bytes) != OPTIQ_SUCCESS) bad(name, v, "expected a size such as 65536, 64KiB or 1MiB");
   return static_cast<std::size_t>(bytes);
+}
+
+double fraction(const char* name, double fallback) {
+  const char* v = get(name);
+  if (!v) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const double x = std::strtod(v, &end);
+  if (*end || errno || !(x >= 0 && x < 1)) bad(name, v, "expected a number at least 0 and below 1");
+  return x;
 }
 
 bool flag(const char* name, bool fallback) {
@@ -83,6 +89,7 @@ void read(Config& c) {
       else if (!std::strcmp(d, "eager")) c.options.dispatch = OPTIQ_DISPATCH_EAGER;
       else bad("OPTIQ_DISPATCH", d, "expected paced or eager");
     }
+    c.options.min_gain = fraction("OPTIQ_MIN_GAIN", c.options.min_gain);
     c.options.plan_cache = flag("OPTIQ_PLAN_CACHE", c.options.plan_cache != 0) ? 1 : 0;
     c.enabled = true;
   } catch (const BadValue& e) {

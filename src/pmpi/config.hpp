@@ -23,7 +23,4 @@ struct Config {
 // Parsed on first use; later changes to the environment are not seen.
 const Config& config();
 
-// The variables read, with what each means (for messages and docs/interposition.md).
-extern const char* const kVariables;
-
 }  // namespace optiq::pmpi

@@ -68,6 +68,7 @@ int main(int argc, char **argv) {
     o.transport = t ? OPTIQ_TRANSPORT_RMA : OPTIQ_TRANSPORT_P2P;
     o.chunk_bytes = 4;
     o.direct_threshold_bytes = 0;
+    o.min_gain = 0;
     CHECK(optiq_create(MPI_COMM_WORLD, topology, &o, &ctx) == OPTIQ_SUCCESS, "create: %s", optiq_error_string(ctx));
     exchange(ctx, rank, size, 1);
     exchange(ctx, rank, size, 0);

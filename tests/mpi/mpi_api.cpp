@@ -4,6 +4,7 @@
 // buffers.
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -303,6 +304,63 @@ void paced_plan_files(optiq_transport tr, Checker& ck) {
   }
 }
 
+// Bytes this call's ranks forwarded, summed over all ranks (stats are cumulative per context).
+unsigned long long forwarded_total(optiq_t ctx) {
+  optiq_stats st;
+  optiq_get_stats(ctx, &st);
+  unsigned long long sum = 0;
+  MPI_Allreduce(&st.forwarded_bytes, &sum, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return sum;
+}
+
+// min_gain on a ring: one message alone can go half each way round (the plan halves its time),
+// while every rank sending to both neighbours already fills each directed link once (no plan
+// beats the default route). A plan runs only when it gains at least min_gain.
+void fallback_to_default_route(optiq_transport tr, Checker& ck) {
+  const int rank = world_rank(), size = world_size();
+  if (size < 4) return;
+  const std::string ring = "torus:" + std::to_string(size);
+  const long long mib = 1 << 20;
+  std::vector<long long> lone_out(size, 0), lone_in(size, 0), ring_out(size, 0), ring_in(size, 0);
+  if (rank == 0) lone_out[1] = mib;
+  if (rank == 1) lone_in[0] = mib;
+  for (int d : {1, size - 1}) ring_out[(rank + d) % size] = ring_in[(rank + size - d) % size] = mib;
+  struct Case {
+    const char* what;
+    double min_gain;
+    const std::vector<long long>*out, *in;
+    bool forwards;
+  };
+  const Case cases[] = {{"a lone message, default min_gain", -1, &lone_out, &lone_in, true},
+                        {"a lone message, min_gain 0.6", 0.6, &lone_out, &lone_in, false},
+                        {"neighbour exchange, default min_gain", -1, &ring_out, &ring_in, false}};
+  for (const Case& c : cases) {
+    optiq_options o;
+    optiq_options_init(&o);  // mcf, the default planner
+    o.transport = tr;
+    if (c.min_gain >= 0) o.min_gain = c.min_gain;
+    optiq_t ctx = nullptr;
+    const int created = optiq_create(MPI_COMM_WORLD, ring.c_str(), &o, &ctx);
+    if (!ck.expect(created == OPTIQ_SUCCESS, "create: %s", optiq_error_string(ctx))) return;
+    const std::string what = std::string(c.what) + "/" + transport_name(tr);
+    checked_call(ctx, plan_exchange(*c.out, *c.in), MPI_BYTE, 40, ck, what);
+    const unsigned long long forwarded = forwarded_total(ctx);
+    ck.expect((forwarded > 0) == c.forwards, "%s: %llu bytes forwarded, expected %s", what.c_str(), forwarded,
+              c.forwards ? "some" : "none");
+    optiq_destroy(&ctx);
+  }
+  for (double bad : {-0.1, 1.0, std::nan("")}) {
+    optiq_options o;
+    optiq_options_init(&o);
+    o.min_gain = bad;
+    optiq_t ctx = nullptr;
+    const int status = optiq_create(MPI_COMM_WORLD, ring.c_str(), &o, &ctx);
+    ck.expect(status == OPTIQ_ERR_ARG && std::string(optiq_error_string(ctx)).find("min_gain") != std::string::npos,
+              "min_gain %g: status %d, '%s'", bad, status, optiq_error_string(ctx));
+    optiq_destroy(&ctx);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -317,6 +375,7 @@ int main(int argc, char** argv) {
     plan_files(tr, 1, ck);
     plan_files(tr, 2, ck);
     paced_plan_files(tr, ck);
+    fallback_to_default_route(tr, ck);
   }
   const int failures = ck.total();
   if (world_rank() == 0) std::printf("%s: %d failures at %d ranks\n", failures ? "FAILED" : "passed", failures, world_size());

@@ -99,6 +99,7 @@ void run_case(const Case& c, int index, int rank, int size, Checker& ck, Totals&
   o.plan_cache = c.cache;
   o.ranks_per_node = c.machine.ranks_per_node;
   o.paths_per_job = 8;
+  o.min_gain = 0;  // every plan runs, so that forwarding is exercised
   std::vector<int> map;
   if (c.shuffled_map) {
     map = shuffled_nodes(c, size, num_nodes_of(c.machine.topology));

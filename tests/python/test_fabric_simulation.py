@@ -116,3 +116,23 @@ def test_simulate_reads_request_files_as_plan_does(optiq_cli, tmp_path):
                                "--json", "--quiet").stdout)
     assert all(r["verified"] is True for r in doc["results"])
     assert doc["results"][0]["link_bytes_max"] == 256 * 1024
+
+
+def test_a_pattern_that_cannot_gain_runs_on_the_default_route(optiq_cli, tmp_path):
+    """Each host to the same host of the next pod: D-mod-k sends every message up its own link,
+    so no plan beats the default route. heu1's plan is worse and mcf's only as good: both fall
+    back and run as fast as MPI_Alltoallv; with --min-gain 0, heu1's plan runs and is slower."""
+    shift = tmp_path / "shift.txt"
+    shift.write_text("".join(f"{i} {(i + 4) % 16} 2MiB\n" for i in range(16)))
+    common = ["--topology", "fattree:2;4,4;1,4;1,1", "--requests", shift, "--json", "--quiet"]
+    runs = {r["planner"]: r for r in json.loads(optiq_cli("simulate", *common, "--planner", "heu1,mcf").stdout)["results"]}
+    mpi = runs["mpi_alltoallv"]["simulated_seconds"]
+    for planner in ("heu1", "mcf"):
+        r = runs[planner]
+        assert r["fell_back"] is True and r["forwarded_bytes"] == 0 and r["verified"] is True, planner
+        assert r["simulated_seconds"] <= 1.05 * mpi, planner
+    forced = json.loads(optiq_cli("simulate", *common, "--planner", "heu1", "--min-gain", "0").stdout)["results"][1]
+    assert forced["fell_back"] is False and forced["forwarded_bytes"] > 0
+    assert forced["predicted_seconds"] > runs["heu1"]["predicted_seconds"]
+    bad = optiq_cli("simulate", *common, "--min-gain", "1", check=False)
+    assert bad.returncode == 2 and "--min-gain" in bad.stderr

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from .. import _core
 from ..failure import failure_summary
-from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, size_spec, timeout
+from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, real, size_spec, timeout
 from ..textfile import decode_text
 from ..workload import add_count_arguments, pattern_counts
 from .common import INFLIGHT_MAX, NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
@@ -77,6 +77,11 @@ def register(subparsers) -> None:
     rt.add_argument("--dispatch", default="paced", choices=("paced", "eager"),
                     help="paced: a forwarding plan's paths run at the rates of their shares; eager: every "
                          "chunk as soon as a send is free (default: %(default)s; docs/runtime.md)")
+    rt.add_argument("--min-gain", type=real(0, 1, high_open=True), default=_core.DEFAULT_MIN_GAIN,
+                    metavar="FRACTION",
+                    help="a plan runs only if it predicts at least this fraction less time than the default "
+                         "route, which runs otherwise (default: %(default)g; 0: every plan runs; "
+                         "docs/runtime.md)")
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=5, metavar="K",
                       help="timed calls of each (default: %(default)s)")
@@ -135,7 +140,7 @@ def driver_arguments(args, plan_file: str | None = None) -> list[str]:
     out = ["--topology", args.topology, "--ranks-per-node", str(args.ranks_per_node),
            "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
            "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
-           "--warmup", str(args.warmup), "--dispatch", args.dispatch]
+           "--warmup", str(args.warmup), "--dispatch", args.dispatch, "--min-gain", repr(args.min_gain)]
     if args.max_inflight is not None:
         out += ["--max-inflight", str(args.max_inflight)]
     if args.agreement_baseline:

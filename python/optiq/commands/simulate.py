@@ -87,6 +87,11 @@ def register(subparsers) -> None:
                     help="paced: each path of a forwarding plan runs at the rate its share needs, to finish "
                          "at the plan's predicted time; eager: every chunk as soon as a send is free "
                          "(default: %(default)s; docs/runtime.md)")
+    rt.add_argument("--min-gain", type=real(0, 1, high_open=True), default=_core.DEFAULT_MIN_GAIN,
+                    metavar="FRACTION",
+                    help="run a plan only if it predicts at least this fraction less time than the default "
+                         "route, else the default route, as the runtime does (default: %(default)g; 0: "
+                         "every plan runs)")
     bg = p.add_argument_group("background traffic (a second job on the machine, docs/simulation.md)")
     bg.add_argument("--background-load", type=real(0, 1), default=0.0, metavar="FRACTION",
                     help="each background flow's rate cap as a fraction of the link bandwidth (default: 0, none)")
@@ -124,7 +129,7 @@ def setup_from(args) -> Setup:
                  pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
-                 max_inflight=args.max_inflight, dispatch=args.dispatch,
+                 max_inflight=args.max_inflight, dispatch=args.dispatch, min_gain=args.min_gain,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
                  options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,
@@ -148,8 +153,10 @@ def report(setup: Setup, results: list) -> None:
         ratio = r["predicted_seconds"] / r["simulated_seconds"] if r["simulated_seconds"] > 0 else 0.0
         speedup = mpi["simulated_seconds"] / r["simulated_seconds"] if r["simulated_seconds"] > 0 else 0.0
         checked = {True: "verified", False: "WRONG", None: "unchecked"}[r["verified"]]
+        fell_back = "  (default route: the plan gained too little)" if r.get("fell_back") else ""
         print(f"{r['planner']:14}{r['simulated_seconds'] * 1e3:13.3f}{r['throughput'] / 1e9:9.2f}"
-              f"{r['predicted_seconds'] * 1e3:14.3f}{100 * ratio:14.1f}%{speedup:7.2f}{r['wall_seconds']:8.1f}  {checked}")
+              f"{r['predicted_seconds'] * 1e3:14.3f}{100 * ratio:14.1f}%{speedup:7.2f}{r['wall_seconds']:8.1f}  "
+              f"{checked}{fell_back}")
 
 
 def run(args) -> int:
@@ -163,7 +170,7 @@ def run(args) -> int:
         print_json({"topology": setup.topology, "routing": setup.planning_routing(),
                     "pattern": None if setup.requests else setup.pattern,
                     "requests": setup.requests, "bytes": None if setup.requests else setup.bytes,
-                    "transport": setup.transport, "dispatch": setup.dispatch,
+                    "transport": setup.transport, "dispatch": setup.dispatch, "min_gain": setup.min_gain,
                     "max_inflight": setup.max_inflight,  # null: the runtime's default
                     "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
                     "message_overhead": setup.message_overhead,

@@ -48,6 +48,7 @@ class Setup:
     budget: str = "16MiB"
     max_inflight: int | None = None  # None: the runtime's default (include/optiq/optiq.h)
     dispatch: str = "paced"        # paced or eager (docs/runtime.md)
+    min_gain: float = _core.DEFAULT_MIN_GAIN  # a plan runs only if it predicts this much less time than default
     iterations: int = 1
     verify: bool | None = None     # None: check bytes when the exchange is small enough to hold in memory
     latency: float = 5e-8
@@ -136,22 +137,31 @@ def planning_options(s: Setup) -> PlannerOptions:
 def predictions(s: Setup, planners: list, progress=None) -> dict:
     """Plans for each planner (and ``default``) on the simulated machine, threshold applied.
 
-    Returns ``{name: (plan, metrics, planning seconds)}``; metrics are a
+    Returns ``{name: (plan, metrics, planning seconds, fell back)}``; metrics are a
     :class:`optiq.metrics.PlanMetrics` in the planners' model, on the network the planners saw
-    (:func:`planning_network`).
+    (:func:`planning_network`). A plan that does not promise ``s.min_gain`` less time than the
+    default route is replaced by it, as the runtime does (docs/runtime.md, "When a plan is not
+    worth it"); ``fell back`` says so.
     """
     net = planning_network(s)
     work = _workload(s, net)
     names = list(dict.fromkeys(["default"] + list(planners)))
     results = {r.planner: r for r in run_planners(work, names, planning_options(s), progress)}
     threshold = _core.parse_bytes(s.threshold)
+    def metrics(plan):
+        return PlanMetrics(plan, net, s.options.forward_bandwidth, s.charged_copy_bandwidth())
+
+    default_plan = results["default"].plan
+    default_metrics = metrics(default_plan)
     out = {}
     for name in names:
-        plan = results[name].plan
+        plan, m, fell_back = default_plan, default_metrics, False
         if name != "default":
-            plan = _with_threshold(plan, results["default"].plan, threshold)
-        out[name] = (plan, PlanMetrics(plan, net, s.options.forward_bandwidth, s.charged_copy_bandwidth()),
-                     results[name].seconds)
+            plan = _with_threshold(results[name].plan, default_plan, threshold)
+            m = metrics(plan)
+            if not _core.plan_gains_enough(m.predicted_seconds, default_metrics.predicted_seconds, s.min_gain):
+                plan, m, fell_back = default_plan, default_metrics, True
+        out[name] = (plan, m, results[name].seconds, fell_back)
     return out
 
 
@@ -173,7 +183,7 @@ def write_plans(plans: dict, net, directory: Path) -> dict:
     file states its prediction as the plan's ``seconds``, the time the runtime paces it to.
     """
     out = {}
-    for name, (plan, metrics, _) in plans.items():
+    for name, (plan, metrics, _, _) in plans.items():
         path = directory / f"{name}.json"
         plan.seconds = metrics.predicted_seconds
         _core.save_plan(plan, net, str(path))
@@ -245,6 +255,7 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
                 "forwarded_bytes": r["forwarded_bytes"],
                 "plan_seconds": r["plan_seconds"],
                 "planning_seconds": predicted[plan_name][2],
+                "fell_back": predicted[plan_name][3],
                 "plan_file": str(path) if s.plans_dir else path.name,
                 "plan_sha256": digest,
             })

@@ -6,6 +6,7 @@
 #include "../engine/cpu_costs.hpp"
 #include "context.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fallback.hpp"
 #include "optiq/planner.hpp"
 
 using namespace optiq;
@@ -34,6 +35,7 @@ std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size
                             static_cast<long long>(o.direct_threshold_bytes), o.ranks_per_node, o.plan_cache != 0,
                             o.queue, o.max_inflight, o.paths_per_job, o.dispatch};
   mix_bytes(nums, sizeof nums);
+  mix_bytes(&o.min_gain, sizeof o.min_gain);
   if (o.rank_to_node) mix_bytes(o.rank_to_node, sizeof(int) * static_cast<std::size_t>(size));
   return h;
 }
@@ -63,6 +65,8 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
     throw Failure(OPTIQ_ERR_ARG, "unknown dispatch " + std::to_string(o.dispatch));
   if (o.max_inflight < 1) throw Failure(OPTIQ_ERR_ARG, "max_inflight must be at least 1");
   if (o.paths_per_job < 1) throw Failure(OPTIQ_ERR_ARG, "paths_per_job must be at least 1");
+  if (!(o.min_gain >= 0 && o.min_gain < 1))  // NaN fails too
+    throw Failure(OPTIQ_ERR_ARG, "min_gain must be at least 0 and below 1, not " + std::to_string(o.min_gain));
   if (o.forward_budget_bytes < 1) throw Failure(OPTIQ_ERR_ARG, "the forwarding budget must be at least 1 byte");
   if (o.chunk_bytes > kMaxMessage)
     throw Failure(OPTIQ_ERR_ARG, "chunk size " + std::to_string(o.chunk_bytes) + " is above the largest message (" +
@@ -74,6 +78,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   s.planner = planner;
   s.paths_per_job = o.paths_per_job;
   s.direct_threshold = o.direct_threshold_bytes;
+  s.min_gain = o.min_gain;
   s.schedule.chunk = o.chunk_bytes;
   s.schedule.budget = o.forward_budget_bytes;
   s.copy_bandwidth = rt::simulated_copy_bandwidth();
@@ -109,6 +114,7 @@ void optiq_options_init(optiq_options* o) {
   o->max_inflight = 512;
   o->dispatch = OPTIQ_DISPATCH_PACED;
   o->paths_per_job = 50;
+  o->min_gain = kDefaultMinGain;
 }
 
 int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* options, optiq_t* out) {

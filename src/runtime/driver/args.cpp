@@ -32,6 +32,7 @@ CLI::App& describe(CLI::App& app, Args& a) {
   app.add_option("--warmup", a.warmup)->check(CLI::Range(0, 1000000000));
   app.add_option("--max-inflight", a.max_inflight)->check(CLI::Range(1, 1000000000));
   app.add_option("--dispatch", a.dispatch)->check(CLI::IsMember({"paced", "eager"}));
+  app.add_option("--min-gain", a.min_gain)->check(CLI::Range(0.0, 0.999999));
   app.add_option("--routing", a.routing);
   app.add_option("--only", a.only)->check(CLI::IsMember({"optiq", "mpi"}));
   app.add_flag("--agreement-baseline", a.agreement_baseline);
@@ -49,7 +50,7 @@ std::string usage() {
          " --plan FILE) [--transport p2p|rma] [--chunk SIZE] [--budget SIZE] [--threshold SIZE]"
          " [--queue forward-first|local-first|round-robin] [--iterations K] [--warmup W] [--seed S]"
          " [--sources M] [--dests N] [--start-src R] [--start-dst R] [--max-inflight N] [--dispatch paced|eager]"
-         " [--agreement-baseline]"
+         " [--min-gain FRACTION] [--agreement-baseline]"
          " [--routing MODEL] [--only optiq|mpi] [--mpi-p2p] [--shared-buffers]"
          " [--job-ranks J --background FLOWS]\n";
 }

@@ -24,6 +24,7 @@ struct Args {
   int warmup = 1;
   int max_inflight = 0;  // 0: the library's default
   std::string dispatch = "paced";
+  double min_gain = -1;  // < 0: the library's default
   bool agreement_baseline = false;  // also time MPI_Alltoallv after an allgather like optiq's
   std::string routing;               // the network's routing model; empty: the topology's own
   std::string only;                  // "optiq" or "mpi": time just that one; empty: both

@@ -125,6 +125,7 @@ int run(const Args& args, MPI_Comm job_comm) {
   o.ranks_per_node = args.ranks_per_node;
   if (args.max_inflight > 0) o.max_inflight = args.max_inflight;
   o.dispatch = args.dispatch == "eager" ? OPTIQ_DISPATCH_EAGER : OPTIQ_DISPATCH_PACED;
+  if (args.min_gain >= 0) o.min_gain = args.min_gain;
   o.routing = args.routing.empty() ? nullptr : args.routing.c_str();
   optiq_t ctx = nullptr;
   if (optiq_create(job_comm, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {

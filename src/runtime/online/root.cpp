@@ -6,6 +6,7 @@
 #include "failure.hpp"
 #include "optiq/bytes.hpp"
 #include "optiq/error.hpp"
+#include "optiq/fallback.hpp"
 #include "optiq/metrics.hpp"
 #include "optiq/optiq.h"
 #include "optiq/plan_io.hpp"
@@ -104,6 +105,15 @@ std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::v
     std::size_t k = 0;
     for (std::size_t i = 0; i < jobs.size(); ++i)
       if (planned[i]) plan.jobs[i] = std::move(made.jobs[k++]);
+    if (setup.planner != "default" && setup.min_gain > 0) {
+      Plan fallback = plan;
+      Plan route = plan_default(*setup.topo, *setup.routing, node_jobs);
+      k = 0;
+      for (std::size_t i = 0; i < jobs.size(); ++i)
+        if (planned[i]) fallback.jobs[i] = std::move(route.jobs[k++]);
+      if (!plan_gains_enough(promised_seconds(setup, plan), promised_seconds(setup, fallback), setup.min_gain))
+        plan = std::move(fallback);
+    }
   }
   return schedule_flows(setup, jobs, plan, planned);
 }

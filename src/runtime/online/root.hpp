@@ -15,6 +15,7 @@ struct PlanningSetup {
   std::string planner;
   int paths_per_job = 50;
   Bytes direct_threshold = 0;
+  double min_gain = 0;  // see optiq_options.min_gain
   ScheduleOptions schedule;
   // Bytes/s a forwarder copies at, when known (0: unknown): the time a plan promises counts
   // its busiest copier. Under SMPI, the simulated copy rate.
