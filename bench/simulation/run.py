@@ -1,4 +1,5 @@
-"""Simulated experiments: optiq's runtime and MPI_Alltoallv under SimGrid SMPI on BG/Q-shaped tori.
+"""Simulated experiments: optiq's runtime and MPI_Alltoallv under SimGrid SMPI on BG/Q-shaped tori,
+fat-trees and dragonflies.
 
 Stages (each writes results/<stage>.json; `report` turns them into results/README.md and PNGs):
   patterns   the thesis' 1:8 patterns, 8 MiB per pair, every planner (thesis Fig. 7/8, Table VII)
@@ -7,6 +8,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   random     five seeded random pairings (Table IX)
   transports p2p against rma on the 1:8 patterns
   dispatch   paced against eager dispatch on the 1:8 patterns, every planner (docs/runtime.md)
+  fabrics    fat-trees and dragonflies of 256 and 1024 endpoints, their patterns, every planner
 
   .venv/bin/python bench/simulation/run.py all          # everything, then the report
   .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -37,12 +40,37 @@ def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
+# Called with a stage's rows after every simulation, so that a long stage stopped half-way keeps
+# what it measured (main sets it).
+checkpoint = None
+
+
 def run(rows: list, label: dict, setup: Setup, planners: list) -> None:
     log(f"{label} ...")
     for r in simulate(setup, planners):
         rows.append({**label, **r})
         log(f"  {r['planner']:14} {r['simulated_seconds'] * 1e3:9.3f} ms simulated "
             f"(predicted {r['predicted_seconds'] * 1e3:8.3f}), {r['wall_seconds']:6.1f} s wall")
+    if checkpoint:
+        checkpoint(rows)
+
+
+ROW_KEYS = ("nodes", "pattern", "planner", "bytes", "policy", "chunk", "seed", "transport", "dispatch", "family")
+
+
+def save(stage: str, rows: list, merge: bool, seconds: float) -> None:
+    """Writes results/<stage>.json; with merge, keeps earlier rows that these do not replace."""
+    path = RESULTS / f"{stage}.json"
+    if merge and path.is_file():
+        def key(r):
+            return tuple(sorted((k, v) for k, v in r.items() if k in ROW_KEYS))
+
+        new = {key(r) for r in rows}
+        rows = [r for r in json.loads(path.read_text())["rows"] if key(r) not in new] + rows
+    doc = {"stage": stage, "wall_seconds": seconds, "rows": rows,
+           "cpu_costs": {"copy_bandwidth": COPY_BANDWIDTH, "message_overhead": MESSAGE_OVERHEAD,
+                         "poll_cost": POLL_COST, "probe_cost": PROBE_COST}}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
 
 
 def stage_patterns(nodes: list, planners: list, patterns=PATTERNS) -> list:
@@ -118,17 +146,66 @@ def stage_dispatch(nodes: list, dispatches=("paced", "eager")) -> list:
     return rows
 
 
+# Fat-trees and dragonflies (docs/model.md), SimGrid's parameters, at 256 and 1024 endpoints.
+FABRICS = {
+    "dragonfly": {256: "dragonfly:8,1;1,1;8,1;4", 1024: "dragonfly:8,1;2,1;8,1;8"},
+    "fattree": {256: "fattree:2;16,16;1,16;1,1", 1024: "fattree:3;8,8,16;1,8,8;1,1,1"},
+}
+# (pattern, bytes per pair). All-to-all patterns move less per pair so that a simulation stays
+# within this machine's memory and a few minutes; moe (P^2 pairs) only at 256 endpoints.
+FABRIC_PATTERNS = {
+    "dragonfly": [("group-to-group", "8MiB"), ("groups-alltoall", "1MiB"), ("permutation", "8MiB"),
+                  ("disjoint", "8MiB"), ("moe", "64KiB")],
+    "fattree": [("dmodk-adversarial", "8MiB"), ("permutation", "8MiB"), ("leaf-shift", "8MiB"),
+                ("disjoint", "8MiB"), ("moe", "64KiB")],
+}
+FABRIC_PLANNERS = ["default", "heu1", "heu2", "optimal", "mcf"]
+MOE_LIMIT = 256  # endpoints
+
+
+def leaf_shift_requests(spec: str, size: str, path: Path) -> str:
+    """Each host to the same host of the next leaf switch: D-mod-k sends every message up a link
+    of its own, so no plan can beat the default route (the pattern for the min_gain fallback)."""
+    hosts_per_leaf = int(spec.split(";")[1].split(",")[0])
+    n = 1
+    for m in spec.split(";")[1].split(","):
+        n *= int(m)
+    path.write_text("".join(f"{i} {(i + hosts_per_leaf) % n} {size}\n" for i in range(n)))
+    return str(path)
+
+
+def stage_fabrics(nodes: list, planners=FABRIC_PLANNERS) -> list:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="optiq-fabrics-") as tmp:
+        for family, sizes in FABRICS.items():
+            for n in nodes:
+                spec = sizes[n]
+                for pattern, size in FABRIC_PATTERNS[family]:
+                    if pattern == "moe" and n > MOE_LIMIT:
+                        continue
+                    if pattern == "leaf-shift":
+                        setup = Setup(spec, requests=leaf_shift_requests(spec, size, Path(tmp) / f"shift{n}.txt"))
+                    else:
+                        setup = Setup(spec, pattern=pattern, bytes=size)
+                    run(rows, {"family": family, "nodes": n, "topology": spec, "pattern": pattern, "bytes": size},
+                        setup, planners)
+    return rows
+
+
 STAGES = {"patterns": stage_patterns, "sizes": stage_sizes, "chunks": stage_chunks, "random": stage_random,
-          "transports": stage_transports, "dispatch": stage_dispatch}
+          "transports": stage_transports, "dispatch": stage_dispatch, "fabrics": stage_fabrics}
 DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "random": [512], "transports": [512],
-                 "dispatch": [512, 1024]}
+                 "dispatch": [512, 1024], "fabrics": [256, 1024]}
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
-    parser.add_argument("--nodes", default=None, help="comma-separated partition sizes (512, 1024, 2048)")
-    parser.add_argument("--planners", default="default,heu1,heu2,mcf", help="patterns stage: planners to run")
+    parser.add_argument("--nodes", default=None,
+                        help="comma-separated partition sizes (512, 1024, 2048; fabrics: 256, 1024)")
+    parser.add_argument("--planners", default=None,
+                        help="patterns and fabrics stages: planners to run (default: default,heu1,heu2,mcf; "
+                             "fabrics: default,heu1,heu2,optimal,mcf)")
     parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns stage: patterns to run")
     parser.add_argument("--dispatch", default="paced,eager", help="dispatch stage: dispatches to run")
     parser.add_argument("--merge", action="store_true",
@@ -136,27 +213,22 @@ def main() -> int:
     args = parser.parse_args()
     RESULTS.mkdir(parents=True, exist_ok=True)
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
+    global checkpoint
     for stage in stages:
         nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else DEFAULT_NODES[stage]
         start = time.perf_counter()
+
+        def checkpoint(rows, stage=stage, start=start):
+            save(stage, rows, args.merge, time.perf_counter() - start)
         if stage == "patterns":
-            rows = stage_patterns(nodes, args.planners.split(","), args.patterns.split(","))
+            rows = stage_patterns(nodes, (args.planners or "default,heu1,heu2,mcf").split(","), args.patterns.split(","))
+        elif stage == "fabrics":
+            rows = stage_fabrics(nodes, args.planners.split(",") if args.planners else FABRIC_PLANNERS)
         elif stage == "dispatch":
             rows = stage_dispatch(nodes, args.dispatch.split(","))
         else:
             rows = STAGES[stage](nodes)
-        path = RESULTS / f"{stage}.json"
-        if args.merge and path.is_file():
-            def key(r):
-                return tuple(sorted((k, v) for k, v in r.items() if k in ("nodes", "pattern", "planner", "bytes",
-                                                                          "policy", "chunk", "seed", "transport",
-                                                                          "dispatch")))
-            new = {key(r) for r in rows}
-            rows = [r for r in json.loads(path.read_text())["rows"] if key(r) not in new] + rows
-        doc = {"stage": stage, "wall_seconds": time.perf_counter() - start, "rows": rows,
-               "cpu_costs": {"copy_bandwidth": COPY_BANDWIDTH, "message_overhead": MESSAGE_OVERHEAD,
-                             "poll_cost": POLL_COST, "probe_cost": PROBE_COST}}
-        (RESULTS / f"{stage}.json").write_text(json.dumps(doc, indent=1) + "\n")
+        save(stage, rows, args.merge, time.perf_counter() - start)
         log(f"wrote {RESULTS / (stage + '.json')}")
     from report import write_report  # noqa: E402  (plots need matplotlib; import only when reporting)
 
