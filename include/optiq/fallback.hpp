@@ -5,7 +5,7 @@ namespace optiq {
 
 // A plan runs only when it predicts at least this fraction less time than the default route.
 // Forwarding costs what the fluid prediction leaves out (a chunk's wait at each forwarder,
-// per-message work): 2-6% of a plan's time on simulated BG/Q partitions (bench/simulation),
+// per-message work): 2-8% of a plan's time on simulated BG/Q partitions (bench/simulation),
 // so a plan that promises less than that may well lose to the route it replaces.
 inline constexpr double kDefaultMinGain = 0.1;
 

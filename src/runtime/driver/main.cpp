@@ -242,6 +242,7 @@ int run(const Args& args, MPI_Comm job_comm) {
     doc["transport"] = args.transport;
     doc["queue"] = args.queue;
     doc["dispatch"] = args.dispatch;
+    doc["min_gain"] = o.min_gain;
     doc["chunk"] = args.chunk;
     doc["budget"] = args.budget;
     doc["threshold"] = args.threshold;
