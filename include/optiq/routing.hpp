@@ -21,6 +21,14 @@ class RoutingModel {
   // when two routes to dst leave one vertex by different links (the routing is not
   // destination-based). The generic version asks route() from every vertex that is not a switch.
   virtual std::vector<LinkId> next_links(NodeId dst) const;
+  // One entry of that table: the link leaving `at` on the default route to endpoint dst (-1 at
+  // dst). Routings whose choice at a vertex is a formula of the vertex and the destination
+  // (fat-trees under `dmodk`, dragonflies under `minimal`) answer it in constant time and say
+  // so with next_link_is_formula(); planners then keep no tables of their own
+  // (include/optiq/legs.hpp), which is what lets them plan fabrics of 10,000 endpoints and more.
+  // The generic version builds next_links(dst) for each call: for tests and occasional use.
+  virtual bool next_link_is_formula() const { return false; }
+  virtual LinkId next_link(NodeId at, NodeId dst) const;
 };
 
 // Order in which BG/Q routes the dimensions of a partition of this shape: longest first, with

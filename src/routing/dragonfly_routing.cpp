@@ -63,38 +63,39 @@ class DragonflyRouting final : public RoutingModel {
     return path;
   }
 
+  // Without SimGrid's departure (one chassis or one router per chassis: no route it spoils)
+  // both models take the minimal routes, one choice per vertex.
+  bool next_link_is_formula() const override { return !simgrid_ || fly_.params().chassis == 1 || fly_.params().routers == 1; }
+
+  LinkId next_link(NodeId at, NodeId dst) const override {
+    if (!next_link_is_formula()) return RoutingModel::next_link(at, dst);  // next_links says why not
+    check_host(dst);
+    if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
+    if (at == dst) return -1;
+    if (!fly_.is_router(at)) return fly_.local_up(at);
+    const DragonflyShape::Place t = fly_.place(dst), here = fly_.place(at);
+    if (here.group != t.group) {
+      if (here.blade != t.group) return fly_.green(here.group, here.chassis, here.blade, t.group);
+      if (here.chassis != 0) return fly_.black(here.group, here.chassis, 0, here.blade);
+      return fly_.blue(here.group, t.group);
+    }
+    if (here.blade != t.blade) return fly_.green(here.group, here.chassis, here.blade, t.blade);
+    if (here.chassis != t.chassis) return fly_.black(here.group, here.chassis, t.chassis, here.blade);
+    return fly_.local_down(dst);
+  }
+
   std::vector<LinkId> next_links(NodeId dst) const override {
     check_host(dst);
-    const DragonflyParams& p = fly_.params();
-    if (simgrid_ && p.chassis > 1 && p.routers > 1) {
+    if (!next_link_is_formula()) {
+      const DragonflyParams& p = fly_.params();
       const NodeId from = fly_.router_index(0, 1, 0) * p.nodes, to = fly_.router_index(0, 0, 1) * p.nodes;
       throw Error("routing 'simgrid' on '" + net_.spec() + "' has routes that are not paths (e.g. host " +
                   std::to_string(from) + " to host " + std::to_string(to) +
                   ": after a green hop in a chassis other than 0 SimGrid goes on from chassis 0); plan with "
                   "routing 'minimal', the documented rule (docs/model.md)");
     }
-    // Without that case both models take the minimal routes, one choice per vertex.
-    const DragonflyShape::Place t = fly_.place(dst);
     std::vector<LinkId> next(net_.num_vertices(), -1);
-    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
-      if (v == dst) continue;
-      if (!fly_.is_router(v)) {
-        next[v] = fly_.local_up(v);
-        continue;
-      }
-      const DragonflyShape::Place at = fly_.place(v);
-      if (at.group != t.group) {
-        if (at.blade != t.group) next[v] = fly_.green(at.group, at.chassis, at.blade, t.group);
-        else if (at.chassis != 0) next[v] = fly_.black(at.group, at.chassis, 0, at.blade);
-        else next[v] = fly_.blue(at.group, t.group);
-      } else if (at.blade != t.blade) {
-        next[v] = fly_.green(at.group, at.chassis, at.blade, t.blade);
-      } else if (at.chassis != t.chassis) {
-        next[v] = fly_.black(at.group, at.chassis, t.chassis, at.blade);
-      } else {
-        next[v] = fly_.local_down(dst);
-      }
-    }
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) next[v] = next_link(v, dst);
     return next;
   }
 

@@ -52,9 +52,22 @@ class FatTreeRouting final : public RoutingModel {
     return path;
   }
 
+  // dmodk, and simgrid without parallel cables (the same routes): one choice per vertex.
+  bool next_link_is_formula() const override { return !simgrid_ || single_cables_; }
+
+  LinkId next_link(NodeId at, NodeId dst) const override {
+    if (!next_link_is_formula()) return RoutingModel::next_link(at, dst);
+    check_host(dst);
+    if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
+    if (at == dst) return -1;
+    const int lv = tree_.level(at);
+    return tree_.is_ancestor(at, dst) ? tree_.down_link(at, dmodk_down_port(lv, dst))
+                                      : tree_.up_link(at, up_port(lv, dst));
+  }
+
   std::vector<LinkId> next_links(NodeId dst) const override {
     check_host(dst);
-    if (simgrid_ && !single_cables_) {
+    if (!next_link_is_formula()) {
       // SimGrid's cable down the tree depends on the source: find out whether two routes to dst
       // really part, from the routes themselves.
       try {
@@ -64,14 +77,8 @@ class FatTreeRouting final : public RoutingModel {
                     "routing 'dmodk' takes the same switches with cables chosen by the destination, docs/model.md)");
       }
     }
-    // dmodk, and simgrid without parallel cables (the same routes): one choice per vertex.
     std::vector<LinkId> next(net_.num_vertices(), -1);
-    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
-      if (v == dst) continue;
-      const int lv = tree_.level(v);
-      next[v] = tree_.is_ancestor(v, dst) ? tree_.down_link(v, dmodk_down_port(lv, dst))
-                                          : tree_.up_link(v, up_port(lv, dst));
-    }
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) next[v] = next_link(v, dst);
     return next;
   }
 

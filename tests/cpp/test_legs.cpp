@@ -149,6 +149,68 @@ TEST(Legs, NetworksTooLargeForTheTablesAreRefusedUpFront) {
   }
 }
 
+// The same routing without its formula: Legs keeps tables built from its next_links.
+class TablesOnly final : public RoutingModel {
+ public:
+  explicit TablesOnly(const RoutingModel& inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  const Network& network() const override { return inner_.network(); }
+  LinkPath route(NodeId s, NodeId d) const override { return inner_.route(s, d); }
+  std::vector<LinkId> next_links(NodeId dst) const override { return inner_.next_links(dst); }
+
+ private:
+  const RoutingModel& inner_;
+};
+
+TEST(Legs, FatTreesAndDragonfliesAskTheRoutingsFormulaAndKeepNoTables) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fattree:2;4,4;1,2;1,1", "dmodk"},       {"fattree:2;4,4;1,2;1,2", "dmodk"},
+      {"fattree:3;2,2,3;1,2,2;1,2,1", "dmodk"}, {"fattree:2;4,4;1,2;1,1", "simgrid"},
+      {"dragonfly:3,1;2,1;3,1;2", "minimal"},   {"dragonfly:2,2;3,1;4,2;1", "minimal"},
+      {"dragonfly:4,1;1,1;4,1;3", "simgrid"},
+  };
+  for (const auto& [spec, name] : cases) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing(name, net);
+    ASSERT_TRUE(routing->next_link_is_formula()) << spec << " " << name;
+    const TablesOnly tables(*routing);
+    const Legs formula(net, *routing), table(net, tables);
+    ASSERT_TRUE(formula.formula()) << spec;
+    ASSERT_FALSE(table.formula()) << spec;
+    ASSERT_EQ(formula.terminals(), table.terminals()) << spec;
+    for (int t = 0; t < static_cast<int>(table.terminals().size()); ++t)
+      for (NodeId v = 0; v < net.num_vertices(); ++v) {
+        ASSERT_EQ(formula.next(t, v), table.next(t, v)) << spec << " " << name << " to " << t << " at " << v;
+        ASSERT_EQ(formula.hops(t, v), table.hops(t, v)) << spec << " " << name << " to " << t << " at " << v;
+      }
+  }
+  // SimGrid's own routes where they depend on the source, or are not paths, have no formula.
+  EXPECT_FALSE(make_routing("simgrid", parse_network("fattree:2;4,4;1,2;1,2"))->next_link_is_formula());
+  EXPECT_FALSE(make_routing("simgrid", parse_network("dragonfly:3,1;2,1;3,1;2"))->next_link_is_formula());
+  EXPECT_FALSE(make_routing("shortest", switched(3, 5, 1, 1))->next_link_is_formula());
+}
+
+// 9,216 endpoints with 1,536 routers: tables would take 99 million entries.
+TEST(Legs, ATenThousandEndpointDragonflyPlansWithoutTables) {
+  const Network net = parse_network("dragonfly:16,1;6,1;16,1;6");
+  const auto minimal = make_routing("minimal", net);
+  const Legs legs(net, *minimal);
+  EXPECT_TRUE(legs.formula());
+  EXPECT_EQ(legs.terminals().size(), 9216u);
+  EXPECT_EQ(legs.hops(legs.terminal_index(9215), 0), 6);  // local, green, blue, green, black, local
+  LinkPath leg;
+  legs.append_leg(0, 9215, leg);
+  EXPECT_EQ(leg, minimal->route(0, 9215));
+  // SimGrid's routes, not paths there, are refused for what they are, not for their size.
+  const auto simgrid = make_routing("simgrid", net);
+  try {
+    Legs refused(net, *simgrid);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("routing 'minimal'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Legs, TheValidatorRefusesAWalkNoChainOfRoutesMakes) {
   const Network net = switched(5, 5, 0, 2);  // a ring of five switches, one endpoint each
   const auto routing = make_shortest_routing(net);
