@@ -77,6 +77,7 @@ class FatTreeShape {
 
  private:
   LinkId cable_link(int level, int position, int parent_digit, int cable) const;
+  int digit_at(int level, int position, int i) const;  // digit i of the node at that level and position
 
   FatTreeParams params_;
   std::vector<int> down_, up_, cables_;

@@ -3,6 +3,7 @@
 // where SimGrid's does not form a path (docs/model.md, "Dragonflies").
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
@@ -21,7 +22,10 @@ const DragonflyShape& dragonfly_of(const Network& net, const std::string& routin
 class DragonflyRouting final : public RoutingModel {
  public:
   DragonflyRouting(const Network& net, bool simgrid)
-      : net_(net), fly_(dragonfly_of(net, simgrid ? "simgrid" : "minimal")), simgrid_(simgrid) {}
+      : net_(net), fly_(dragonfly_of(net, simgrid ? "simgrid" : "minimal")), simgrid_(simgrid) {
+    places_.reserve(fly_.num_routers());
+    for (int r = 0; r < fly_.num_routers(); ++r) places_.push_back(fly_.place(fly_.num_hosts() + r));
+  }
 
   std::string name() const override { return simgrid_ ? "simgrid" : "minimal"; }
   const Network& network() const override { return net_; }
@@ -73,7 +77,8 @@ class DragonflyRouting final : public RoutingModel {
     if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
     if (at == dst) return -1;
     if (!fly_.is_router(at)) return fly_.local_up(at);
-    const DragonflyShape::Place t = fly_.place(dst), here = fly_.place(at);
+    const DragonflyShape::Place& t = places_[dst / fly_.params().nodes];
+    const DragonflyShape::Place& here = places_[at - fly_.num_hosts()];
     if (here.group != t.group) {
       if (here.blade != t.group) return fly_.green(here.group, here.chassis, here.blade, t.group);
       if (here.chassis != 0) return fly_.black(here.group, here.chassis, 0, here.blade);
@@ -109,6 +114,7 @@ class DragonflyRouting final : public RoutingModel {
   const Network& net_;
   const DragonflyShape& fly_;
   bool simgrid_;
+  std::vector<DragonflyShape::Place> places_;  // of every router: next_link() asks two per hop
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 // "Fat-trees").
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "optiq/error.hpp"
 #include "optiq/fat_tree.hpp"
@@ -24,6 +25,8 @@ class FatTreeRouting final : public RoutingModel {
   FatTreeRouting(const Network& net, bool simgrid)
       : net_(net), tree_(fat_tree_of(net, simgrid ? "simgrid" : "dmodk")), simgrid_(simgrid) {
     for (int l = 0; l < tree_.levels(); ++l) single_cables_ = single_cables_ && tree_.cables(l) == 1;
+    below_.assign(tree_.levels() + 1, 1);
+    for (int l = 1; l <= tree_.levels(); ++l) below_[l] = below_[l - 1] * tree_.up(l - 1);
   }
 
   std::string name() const override { return simgrid_ ? "simgrid" : "dmodk"; }
@@ -92,9 +95,7 @@ class FatTreeRouting final : public RoutingModel {
   // SimGrid's d-mod-k: the destination's index divided by the parents of every level below,
   // modulo this level's up ports.
   int up_port(int level, NodeId dst) const {
-    long long d = dst;
-    for (int i = 0; i < level; ++i) d /= tree_.up(i);
-    return static_cast<int>(d % (static_cast<long long>(tree_.up(level)) * tree_.cables(level)));
+    return static_cast<int>(dst / below_[level] % (static_cast<long long>(tree_.up(level)) * tree_.cables(level)));
   }
 
   // dmodk down from a level-`level` switch: the child on the destination's side, by the cable
@@ -130,6 +131,7 @@ class FatTreeRouting final : public RoutingModel {
   const FatTreeShape& tree_;
   bool simgrid_;
   bool single_cables_ = true;
+  std::vector<long long> below_;  // w_0 ... w_{l-1}: the parents of every level below level l
 };
 
 }  // namespace
