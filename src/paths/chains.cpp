@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 
 #include "optiq/error.hpp"
 #include "optiq/graph/dijkstra.hpp"
@@ -66,18 +67,26 @@ namespace {
 class ChainPricer {
  public:
   ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw)
-      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw),
-        phys_(net_.num_vertices()) {}
+      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), phys_(net_.num_vertices()) {
+    // Routes costed from one terminal to all at once, where the routing can (its routes pass
+    // no endpoint, so node weights add nothing inside a leg) and terminals are its endpoints.
+    if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
+  }
 
   // Weight of passing vertex v without it being an end: its node weight unless it is a switch.
   double pass(NodeId v) const { return nw_.empty() || !net_.is_terminal(v) ? 0.0 : nw_[v]; }
 
   // The default route from `at` to terminal index t: links plus the endpoints it passes. Into
-  // the prepared destination it is read from the tree prepare() built.
+  // the prepared destination it is read from the tree prepare() built, from the terminal
+  // costed last (costs_from) from its costs.
   double leg_cost(NodeId at, int t, int* hops) const {
     if (t == dst_index_) {
       *hops = into_hops_[at];
       return into_[at];
+    }
+    if (at == from_) {
+      *hops = from_hops_[t];
+      return from_cost_[t];
     }
     const NodeId dst = legs_.terminals()[t];
     double c = 0;
@@ -92,12 +101,30 @@ class ChainPricer {
     return c;
   }
 
+  // Routes from terminal `at` to every terminal costed at once, where the routing can: then
+  // leg_cost() from `at` reads them.
+  void costs_from(NodeId at) {
+    if (!bulk_ || at == from_) return;
+    bulk_->from(at, from_cost_, from_hops_);
+    from_ = at;
+  }
+
   // For the destination: the cost of its default route from every vertex (the tree of its
   // routes, each vertex once).
+  // Where routes are costed in bulk only the terminals' entries are kept (legs start there).
   void prepare(NodeId dst) {
     const int n = net_.num_vertices();
     dst_ = dst;
     dst_index_ = legs_.terminal_index(dst);
+    heuristic_ready_ = false;
+    if (bulk_) {
+      bulk_->to(dst, to_cost_, to_hops_);
+      into_.assign(n, kInf);
+      into_hops_.assign(n, 0);
+      const auto& ends = net_.endpoints();
+      for (std::size_t i = 0; i < ends.size(); ++i) into_[ends[i]] = to_cost_[i], into_hops_[ends[i]] = to_hops_[i];
+      return;
+    }
     into_.assign(n, kInf);
     into_hops_.assign(n, -1);
     into_[dst] = 0, into_hops_[dst] = 0;
@@ -189,6 +216,7 @@ class ChainPricer {
       ++expanded;
       const NodeId at = terms[u];
       if (at != src && !legs_.can_proxy(at)) continue;
+      costs_from(at);
       const double base = g_[u] + (at == src ? 0.0 : pass(at));
       auto relax = [&](int w) {
         const NodeId x = terms[w];
@@ -197,7 +225,7 @@ class ChainPricer {
         // No chain through x can beat the chain through one proxy, or the best one to the
         // destination found so far: skip the walk along the leg (the heuristic is
         // consistent, so nothing beyond x can either).
-        if (hx == kInf || base + hx >= one || base + hx > g_[tt] || legs_.next(w, at) < 0) return;
+        if (hx == kInf || base + hx >= one || base + hx > g_[tt] || (from_ != at && legs_.next(w, at) < 0)) return;
         int leg_hops = 0;
         const double g = base + leg_cost(at, w, &leg_hops);
         const int hops = hops_[u] + leg_hops;
@@ -235,6 +263,17 @@ class ChainPricer {
     double best = kInf;
     *proxy = -1, *hops = 0;
     if (legs_.next(tt, src) >= 0) best = into_[src], *hops = into_hops_[src];
+    costs_from(src);
+    if (from_ == src) {  // every leg from src costed: the scan is a few loads per terminal
+      for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
+        const NodeId x = terms[w];
+        if (x == src || w == tt || into_[x] == kInf || !legs_.can_proxy(x)) continue;
+        const double c = (from_cost_[w] + pass(x)) + into_[x];
+        const int h = from_hops_[w] + into_hops_[x];
+        if (c < best || (c == best && h < *hops)) best = c, *hops = h, *proxy = x;
+      }
+      return best;
+    }
     for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
       const NodeId x = terms[w];
       if (x == src || w == tt || !legs_.can_proxy(x) || into_[x] == kInf) continue;
@@ -369,6 +408,10 @@ class ChainPricer {
   NodeId dst_ = -1;
   int dst_index_ = -1;
   bool heuristic_ready_ = false;
+  std::unique_ptr<RouteCosts> bulk_;  // nullptr: legs are walked
+  NodeId from_ = -1;                  // the terminal from_cost_ and from_hops_ are for
+  std::vector<double> from_cost_, to_cost_;
+  std::vector<int> from_hops_, to_hops_;
   std::vector<double> into_;   // cost of the default route from each vertex to dst_
   std::vector<int> into_hops_;  // its links
   LinkPath walk_;

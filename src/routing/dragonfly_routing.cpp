@@ -19,6 +19,76 @@ const DragonflyShape& dragonfly_of(const Network& net, const std::string& routin
   return *net.dragonfly();
 }
 
+// Minimal routes from one host to all hosts (DragonflyRouting::route_costs): up to the
+// source's router, one route per router, down to the host. A route between routers does not
+// depend on which host of the target router it is for.
+class DragonflyRouteCosts final : public RouteCosts {
+ public:
+  DragonflyRouteCosts(const Network& net, const DragonflyShape& fly, const RoutingModel& routing,
+                      const std::vector<double>& lw)
+      : net_(net), fly_(fly), routing_(routing), lw_(lw),
+        router_cost_(fly.num_routers()), router_hops_(fly.num_routers()) {}
+
+  void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(dst >= 0 && dst < fly_.num_hosts(), "route costs end at a host");
+    const int n = fly_.params().nodes;
+    const NodeId target = fly_.router_of(dst);
+    for (int r = 0; r < fly_.num_routers(); ++r) {
+      double c = 0;
+      int h = 0;
+      for (NodeId at = fly_.num_hosts() + r; at != target; ++h) {
+        const LinkId l = routing_.next_link(at, dst);
+        c += lw_[l];
+        at = net_.link_dst(l);
+      }
+      router_cost_[r] = c, router_hops_[r] = h;
+    }
+    const double down = lw_[fly_.local_down(dst)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == dst) continue;
+      const int r = x / n;
+      cost[x] = lw_[fly_.local_up(x)] + router_cost_[r] + down;
+      hops[x] = router_hops_[r] + 2;
+    }
+  }
+
+  void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(src >= 0 && src < fly_.num_hosts(), "route costs start at a host");
+    const int n = fly_.params().nodes;
+    const NodeId start = fly_.router_of(src);
+    for (int r = 0; r < fly_.num_routers(); ++r) {
+      const NodeId target = fly_.num_hosts() + r, host = r * n;
+      double c = 0;
+      int h = 0;
+      for (NodeId at = start; at != target; ++h) {
+        const LinkId l = routing_.next_link(at, host);
+        c += lw_[l];
+        at = net_.link_dst(l);
+      }
+      router_cost_[r] = c, router_hops_[r] = h;
+    }
+    const double up = lw_[fly_.local_up(src)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == src) continue;
+      const int r = x / n;
+      cost[x] = up + router_cost_[r] + lw_[fly_.local_down(x)];
+      hops[x] = router_hops_[r] + 2;
+    }
+  }
+
+ private:
+  const Network& net_;
+  const DragonflyShape& fly_;
+  const RoutingModel& routing_;
+  const std::vector<double>& lw_;
+  std::vector<double> router_cost_;
+  std::vector<int> router_hops_;
+};
+
 class DragonflyRouting final : public RoutingModel {
  public:
   DragonflyRouting(const Network& net, bool simgrid)
@@ -87,6 +157,11 @@ class DragonflyRouting final : public RoutingModel {
     if (here.blade != t.blade) return fly_.green(here.group, here.chassis, here.blade, t.blade);
     if (here.chassis != t.chassis) return fly_.black(here.group, here.chassis, t.chassis, here.blade);
     return fly_.local_down(dst);
+  }
+
+  std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const override {
+    if (!next_link_is_formula()) return nullptr;
+    return std::make_unique<DragonflyRouteCosts>(net_, fly_, *this, link_weight);
   }
 
   std::vector<LinkId> next_links(NodeId dst) const override {

@@ -33,6 +33,8 @@ LinkId RoutingModel::next_link(NodeId at, NodeId dst) const {
   return next_links(dst)[at];
 }
 
+std::unique_ptr<RouteCosts> RoutingModel::route_costs(const std::vector<double>&) const { return nullptr; }
+
 std::vector<std::string> routing_names() { return {"bgq", "dor", "simgrid", "dmodk", "minimal", "shortest", "table"}; }
 
 std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Network& net) {
