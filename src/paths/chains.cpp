@@ -18,6 +18,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Relative difference below which two sums of the same weights in different orders count as
 // the same cost (a chain's cost against the heuristic's bound).
 constexpr double kSameCost = 1e-12;
+// Largest sources x terminals table of route costs a call shares between its threads (12 bytes
+// an entry: 100 MB).
+constexpr std::size_t kSharedSourceEntries = std::size_t{1} << 23;
 
 LinkPath chain_links(const Legs& legs, const std::vector<NodeId>& stops) {
   LinkPath out;
@@ -63,11 +66,22 @@ std::vector<LinkPath> candidate_chains(const Legs& legs, NodeId src, NodeId dst,
 
 namespace {
 
+// Routes from the sources of a call costed once and shared by every thread: where sources
+// recur (an all-to-all prices each source once per destination) this spares all but one
+// bulk costing per source.
+struct SourceCosts {
+  std::vector<int> row;  // per terminal: its row, -1 when it is not a source of the call
+  std::size_t width = 0;
+  std::vector<double> cost;
+  std::vector<int> hops;
+};
+
 // Prices chains ending at one destination under fixed weights.
 class ChainPricer {
  public:
-  ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw)
-      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), phys_(net_.num_vertices()) {
+  ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw,
+              const SourceCosts* shared = nullptr)
+      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), shared_(shared), phys_(net_.num_vertices()) {
     // Routes costed from one terminal to all at once, where the routing can (its routes pass
     // no endpoint, so node weights add nothing inside a leg) and terminals are its endpoints.
     if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
@@ -85,8 +99,8 @@ class ChainPricer {
       return into_[at];
     }
     if (at == from_) {
-      *hops = from_hops_[t];
-      return from_cost_[t];
+      *hops = from_hops_at_[t];
+      return from_cost_at_[t];
     }
     const NodeId dst = legs_.terminals()[t];
     double c = 0;
@@ -105,7 +119,14 @@ class ChainPricer {
   // leg_cost() from `at` reads them.
   void costs_from(NodeId at) {
     if (!bulk_ || at == from_) return;
-    bulk_->from(at, from_cost_, from_hops_);
+    const int row = shared_ ? shared_->row[legs_.terminal_index(at)] : -1;
+    if (row >= 0) {
+      from_cost_at_ = &shared_->cost[row * shared_->width];
+      from_hops_at_ = &shared_->hops[row * shared_->width];
+    } else {
+      bulk_->from(at, from_cost_, from_hops_);
+      from_cost_at_ = from_cost_.data(), from_hops_at_ = from_hops_.data();
+    }
     from_ = at;
   }
 
@@ -123,6 +144,13 @@ class ChainPricer {
       into_hops_.assign(n, 0);
       const auto& ends = net_.endpoints();
       for (std::size_t i = 0; i < ends.size(); ++i) into_[ends[i]] = to_cost_[i], into_hops_[ends[i]] = to_hops_[i];
+      // What a chain pays from arriving at each terminal on: its copy and its route to dst
+      // (infinite where it cannot forward), so that the one-proxy scan is a sum and a minimum.
+      const auto& terms = legs_.terminals();
+      onward_.assign(terms.size(), kInf);
+      for (std::size_t w = 0; w < terms.size(); ++w)
+        if (static_cast<int>(w) != dst_index_ && legs_.can_proxy(terms[w]) && into_[terms[w]] < kInf)
+          onward_[w] = pass(terms[w]) + into_[terms[w]];
       return;
     }
     into_.assign(n, kInf);
@@ -264,14 +292,22 @@ class ChainPricer {
     *proxy = -1, *hops = 0;
     if (legs_.next(tt, src) >= 0) best = into_[src], *hops = into_hops_[src];
     costs_from(src);
-    if (from_ == src) {  // every leg from src costed: the scan is a few loads per terminal
-      for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
-        const NodeId x = terms[w];
-        if (x == src || w == tt || into_[x] == kInf || !legs_.can_proxy(x)) continue;
-        const double c = (from_cost_[w] + pass(x)) + into_[x];
-        const int h = from_hops_[w] + into_hops_[x];
-        if (c < best || (c == best && h < *hops)) best = c, *hops = h, *proxy = x;
-      }
+    if (from_ == src && !onward_.empty()) {
+      // Every leg from src costed and every onward cost known: the cheapest sum first (a loop
+      // the compiler vectorises), then the fewest hops among the proxies that reach it.
+      const int ts = legs_.terminal_index(src);
+      const std::size_t T = terms.size();
+      const double keep = onward_[ts];
+      onward_[ts] = kInf;  // src is no proxy of its own chains
+      double low = kInf;
+      for (std::size_t w = 0; w < T; ++w) low = std::min(low, from_cost_at_[w] + onward_[w]);
+      if (low <= best)
+        for (std::size_t w = 0; w < T; ++w)
+          if (from_cost_at_[w] + onward_[w] == low) {
+            const int h = from_hops_at_[w] + into_hops_[terms[w]];
+            if (low < best || h < *hops) best = low, *hops = h, *proxy = terms[w];
+          }
+      onward_[ts] = keep;
       return best;
     }
     for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
@@ -403,15 +439,19 @@ class ChainPricer {
   const Network& net_;
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
+  const SourceCosts* shared_;
   graph::Dijkstra<double> phys_;
   graph::Csr back_;
   NodeId dst_ = -1;
   int dst_index_ = -1;
   bool heuristic_ready_ = false;
   std::unique_ptr<RouteCosts> bulk_;  // nullptr: legs are walked
-  NodeId from_ = -1;                  // the terminal from_cost_ and from_hops_ are for
+  NodeId from_ = -1;  // the terminal from_cost_at_ and from_hops_at_ are for
+  const double* from_cost_at_ = nullptr;
+  const int* from_hops_at_ = nullptr;
   std::vector<double> from_cost_, to_cost_;
   std::vector<int> from_hops_, to_hops_;
+  std::vector<double> onward_;  // per terminal, with bulk costs: pass + into_, inf if no proxy
   std::vector<double> into_;   // cost of the default route from each vertex to dst_
   std::vector<int> into_hops_;  // its links
   LinkPath walk_;
@@ -431,12 +471,45 @@ CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, co
   std::map<NodeId, std::vector<std::size_t>> by_destination;
   for (std::size_t i = 0; i < jobs.size(); ++i) by_destination[jobs[i].dst].push_back(i);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_destination.begin(), by_destination.end());
+  // Sources that recur (more jobs than sources) are costed once, if their table stays small.
+  SourceCosts shared;
+  const std::size_t T = legs.terminals().size();
+  std::vector<NodeId> sources;
+  for (const Job& j : jobs) sources.push_back(j.src);
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  const bool share = T == legs.network().endpoints().size() && jobs.size() >= 2 * sources.size() &&
+                     sources.size() * T <= kSharedSourceEntries &&
+                     std::all_of(sources.begin(), sources.end(), [&](NodeId v) { return legs.terminal_index(v) >= 0; }) &&
+                     legs.routing().route_costs(link_weight) != nullptr;
+  if (share) {
+    shared.row.assign(T, -1);
+    shared.width = T;
+    shared.cost.resize(sources.size() * T);
+    shared.hops.resize(sources.size() * T);
+    for (std::size_t i = 0; i < sources.size(); ++i) shared.row[legs.terminal_index(sources[i])] = static_cast<int>(i);
+    graph::parallel_for(
+        sources.size(), 16,
+        [&](bool) {
+          struct Local {
+            std::unique_ptr<RouteCosts> costs;
+            std::vector<double> cost;
+            std::vector<int> hops;
+          };
+          return Local{legs.routing().route_costs(link_weight), {}, {}};
+        },
+        [&](auto& local, std::size_t i) {
+          local.costs->from(sources[i], local.cost, local.hops);
+          std::copy(local.cost.begin(), local.cost.end(), shared.cost.begin() + i * T);
+          std::copy(local.hops.begin(), local.hops.end(), shared.hops.begin() + i * T);
+        });
+  }
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
   if (settle_limit > 0) out.lower.assign(jobs.size(), kInf);
   graph::parallel_for(
-      groups.size(), 4, [&](bool) { return ChainPricer(legs, link_weight, node_weight); },
+      groups.size(), 4, [&](bool) { return ChainPricer(legs, link_weight, node_weight, share ? &shared : nullptr); },
       [&](ChainPricer& pricer, std::size_t gi) {
         const auto& [dst, members] = groups[gi];
         if (legs.terminal_index(dst) < 0) return;
