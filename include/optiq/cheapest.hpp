@@ -13,6 +13,10 @@ namespace optiq {
 struct CheapestPaths {
   std::vector<double> cost;     // per job; +inf when no path within the hop bound
   std::vector<LinkPath> paths;  // per job
+  // Per job, a proven lower bound on the cheapest cost where a search with a settle limit may
+  // have stopped short of the cheapest path (cheapest_paths' settle_limit); empty when every
+  // cost is the cheapest.
+  std::vector<double> lower;
 };
 
 // For every job, a realizable path (include/optiq/legs.hpp) from src to dst minimising the sum
@@ -23,9 +27,16 @@ struct CheapestPaths {
 // legs must then be an overlay, see Legs). Where every link is a leg, jobs sharing a source
 // share one search on the link graph; elsewhere jobs sharing a destination share the
 // heuristic of a search over chains (chains.hpp). Searches run in parallel.
+//
+// settle_limit > 0 (overlays without a hop bound or a bound on proxies; elsewhere ignored):
+// each job's search over chains expands at most that many terminals beyond its source, then
+// keeps the cheapest chain found (the cheapest through at most one proxy at least) and puts a
+// lower bound in `lower`. An exact search costs a scan of the terminals per terminal it
+// expands, and on large symmetric fabrics a few jobs expand nearly all of them.
 class Legs;
 CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                             const std::vector<double>& node_weight = {}, int hop_bound = -1, int max_proxies = -1);
+                             const std::vector<double>& node_weight = {}, int hop_bound = -1, int max_proxies = -1,
+                             std::size_t settle_limit = 0);
 
 // Per job, a lower bound on its cheapest path cost under link_weight, computed fast on a
 // contracted graph: node pairs joined both ways by links cheaper than `threshold` merge, and

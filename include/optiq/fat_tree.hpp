@@ -67,6 +67,10 @@ class FatTreeShape {
   int down_ports(NodeId sw) const;
   LinkId up_link(NodeId v, int port) const;
   LinkId down_link(NodeId sw, int port) const;
+  // up_link of the node at this level and position, unchecked: for loops over whole levels.
+  LinkId up_link_at(int level, int position, int port) const {
+    return cable_link(level, position, port % up_[level], port / up_[level]);
+  }
   // SimGrid's cable counter ("uid", the last number of a link's name) of a link: links 2u and
   // 2u+1 are cable u's up and down halves.
   static int cable_of(LinkId l) { return l / 2; }
@@ -77,6 +81,7 @@ class FatTreeShape {
 
  private:
   LinkId cable_link(int level, int position, int parent_digit, int cable) const;
+  int digit_at(int level, int position, int i) const;  // digit i of the node at that level and position
 
   FatTreeParams params_;
   std::vector<int> down_, up_, cables_;

@@ -11,8 +11,10 @@
 //   walk, so the realizable paths are the simple paths whose inner vertices are endpoints, and
 //   the planners search the link graph itself.
 // - overlay: anything else. Planners search the complete graph of legs between terminals,
-//   whose arcs they read from one next-link table per terminal (time and memory: terminals x
-//   vertices), which needs a routing whose choice at a vertex depends on the destination alone.
+//   which needs a routing whose choice at a vertex depends on the destination alone. Its arcs
+//   come from the routing's own formula where it has one (RoutingModel::next_link_is_formula:
+//   fat-trees, dragonflies; nothing stored), else from one next-link table per terminal (time
+//   and memory: terminals x vertices).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +27,8 @@ namespace optiq {
 
 class Legs {
  public:
-  // Throws optiq::Error when an overlay network is too large for its tables (kMaxTableEntries)
-  // or its routing is not destination-based. `overlay` searches chains even where every link
+  // Throws optiq::Error when an overlay network needs tables and is too large for them
+  // (kMaxTableEntries) or its routing is not destination-based. `overlay` searches chains even where every link
   // is a leg: what a bound on proxies per path needs, since the link graph does not count them.
   Legs(const Network& net, const RoutingModel& routing, bool overlay = false);
 
@@ -41,9 +43,14 @@ class Legs {
   const std::vector<NodeId>& terminals() const { return terminals_; }
   int terminal_index(NodeId v) const { return terminal_of_[v]; }
   // The link leaving `at` on the default route to terminal index t (-1 at the terminal itself
-  // or where no route passes), and the route's remaining hops (0 where none).
-  LinkId next(int t, NodeId at) const { return next_[index(t, at)]; }
-  int hops(int t, NodeId at) const { return hops_[index(t, at)]; }
+  // or where no route passes), and the route's remaining hops (0 where none). From the tables,
+  // or from the routing's formula (then hops() walks the route: a leg's length in time).
+  LinkId next(int t, NodeId at) const {
+    return formula_ ? routing_.next_link(at, terminals_[t]) : next_[index(t, at)];
+  }
+  int hops(int t, NodeId at) const { return formula_ ? walk_hops(t, at) : hops_[index(t, at)]; }
+  // True when next() asks the routing's formula: no tables are kept.
+  bool formula() const { return formula_; }
   // Appends the default route from `from` to terminal `to`.
   void append_leg(NodeId from, NodeId to, LinkPath& out) const;
 
@@ -54,10 +61,12 @@ class Legs {
  private:
   std::size_t index(int t, NodeId at) const { return static_cast<std::size_t>(t) * net_.num_vertices() + at; }
   void build_tables();
+  int walk_hops(int t, NodeId at) const;
 
   const Network& net_;
   const RoutingModel& routing_;
   bool direct_ = false;
+  bool formula_ = false;
   std::vector<NodeId> terminals_;
   std::vector<int> terminal_of_;
   std::vector<LinkId> next_;

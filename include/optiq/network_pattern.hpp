@@ -11,19 +11,24 @@
 
 namespace optiq {
 
+// moe: how many times as many bytes a hot destination receives from each sender as the others
+// do, unless NetworkPatternOptions::hot_factor says otherwise (`--hot-factor`).
+constexpr double kMoeHotFactor = 8.0;
+
 struct NetworkPatternOptions {
-  int group_src = -1;      // group-to-group: the sending group (default 0)
-  int group_dst = -1;      // group-to-group: the receiving group (default 1)
-  int hot = -1;            // moe: hot destinations (default max(1, P/16))
-  int hot_factor = 8;      // moe: how many times more a hot destination receives
-  std::uint64_t seed = 0;  // permutation, moe
+  int group_src = -1;                  // group-to-group: the sending group (default 0)
+  int group_dst = -1;                  // group-to-group: the receiving group (default 1)
+  int hot = -1;                        // moe: hot destinations (default max(1, P/16))
+  double hot_factor = kMoeHotFactor;   // moe: positive and finite (else an optiq::Error)
+  std::uint64_t seed = 0;              // permutation, moe
 };
 
 // Pairs over endpoint indices 0..P-1 (the i-th endpoint in ascending vertex order, as for
-// named_pattern), each with a weight: the job's size is its weight times the pattern's bytes.
+// named_pattern), each with a weight: the job's size is its weight times the pattern's bytes,
+// rounded to whole bytes.
 struct NetworkPattern {
   std::vector<Pair> pairs;
-  std::vector<int> weights;  // one per pair
+  std::vector<double> weights;  // one per pair
 };
 
 // "group-to-group", "groups-alltoall" (dragonflies), "dmodk-adversarial" (fat-trees of two or

@@ -42,14 +42,17 @@ void bind_pattern(nb::module_& m) {
   m.def("pattern_names", &pattern_names);
   m.def(
       "network_pattern",
-      [](const std::string& name, const Network& network, int group_src, int group_dst, int hot, int hot_factor,
+      [](const std::string& name, const Network& network, int group_src, int group_dst, int hot, double hot_factor,
          std::uint64_t seed) {
         NetworkPattern p = network_pattern(name, network, NetworkPatternOptions{group_src, group_dst, hot, hot_factor, seed});
         return std::make_pair(std::move(p.pairs), std::move(p.weights));
       },
-      "name"_a, "network"_a, "group_src"_a = -1, "group_dst"_a = -1, "hot"_a = -1, "hot_factor"_a = 8, "seed"_a = 0,
+      "name"_a, "network"_a, "group_src"_a = -1, "group_dst"_a = -1, "hot"_a = -1, "hot_factor"_a = kMoeHotFactor,
+      "seed"_a = 0,
       "(pairs, weights) of 'group-to-group', 'groups-alltoall', 'dmodk-adversarial', 'permutation' or 'moe' over "
-      "the network's endpoint indices; a job's size is its weight times the pattern's bytes.");
+      "the network's endpoint indices; a job's size is its weight times the pattern's bytes, rounded to whole "
+      "bytes (moe: hot destinations weigh hot_factor).");
+  m.attr("MOE_HOT_FACTOR") = kMoeHotFactor;
   m.def("network_pattern_names", &network_pattern_names);
   m.def("assign_sizes", &assign_sizes, "pairs"_a, "sizes"_a, "seed"_a = 0,
         "Jobs with sizes 'BYTES', 'uniform:LO:HI' or 'pareto:ALPHA:MIN[:MAX]'.");

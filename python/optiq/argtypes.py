@@ -26,6 +26,7 @@ TIMEOUT = (0.0, 1e6)          # seconds; beyond, the operating system's timers o
 SEED_MAX = 2**64 - 1          # the planning core's seeds are 64-bit
 DRIVER_SEED_MAX = 10**9       # the MPI drivers take seeds up to 1e9
 RANKS_PER_NODE_MAX = 64       # BG/Q's hardware threads per node
+HOT_FACTOR_MAX = 1e6          # moe: a hot destination's weight; beyond, its jobs dwarf all others
 
 
 def shown(text: str, limit: int = 40) -> str:
@@ -124,6 +125,15 @@ def latency(text: str) -> float:
 def timeout(text: str) -> float:
     """Seconds to wait for a launched program, positive and finite."""
     return real(*TIMEOUT, low_open=True)(text)
+
+
+def hot_factor(text: str) -> float:
+    """moe's weight of a hot destination: positive, finite, at most ``HOT_FACTOR_MAX``.
+
+    >>> hot_factor("2.5")
+    2.5
+    """
+    return real(0.0, HOT_FACTOR_MAX, low_open=True)(text)
 
 
 def byte_size(text: str) -> str:

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass, field
 
 from . import _core
-from .argtypes import SEED_MAX, bandwidth, integer, size_spec
+from .argtypes import SEED_MAX, bandwidth, hot_factor, integer, size_spec
 from .textfile import read_requests
 
 # Pattern counts and node numbers stay inside the core's 32-bit integers.
@@ -64,6 +64,13 @@ def add_count_arguments(g, seed_max: int = SEED_MAX, members: str = "nodes") -> 
                    help="seed for random pairings and sizes (default: 0)")
 
 
+def add_hot_factor_argument(g) -> None:
+    """--hot-factor of the moe pattern; None when not given (the core's default then holds)."""
+    g.add_argument("--hot-factor", type=hot_factor, default=None, metavar="X",
+                   help=f"moe: how many times the bytes a hot destination receives from each sender "
+                        f"(positive; default: {_core.MOE_HOT_FACTOR:g})")
+
+
 PATTERN_RULE = ("Without --sources, a pattern on P nodes has P/16 sources, at least one; when the\n"
                 "destinations do not split evenly among them, the largest smaller number that\n"
                 "splits them evenly (on 8 nodes: 1 source, 4 destinations).")
@@ -79,13 +86,14 @@ def add_pattern_arguments(parser: argparse.ArgumentParser) -> None:
                    help="bytes per job: 8MiB, 64KiB, 1000000, or uniform:LO:HI, pareto:ALPHA:MIN[:MAX] "
                         "(seeded; default: %(default)s)")
     add_count_arguments(g)
+    add_hot_factor_argument(g)
 
 
 PATTERN_HELP = ("disjoint: first P/16 nodes send to the last P/2; overlap: destinations start inside the "
                 "source block; subset: sources inside the destination block; random: disjoint node sets "
                 "with a seeded shuffle of destinations; permutation: a seeded cyclic permutation of all "
                 "endpoints; moe: all-to-all where P/16 seeded hot destinations (--dests sets how many) "
-                "receive 8 times the bytes; group-to-group (dragonfly): host i of group --start-src "
+                f"receive {_core.MOE_HOT_FACTOR:g} times the bytes (--hot-factor); group-to-group (dragonfly): host i of group --start-src "
                 "(default 0) to host i of group --start-dst (default 1); groups-alltoall (dragonfly): "
                 "host i of every group to host i of every other; dmodk-adversarial (fat-tree of 2+ "
                 "levels): a permutation that destination-mod-k routes up shared links "
@@ -98,30 +106,37 @@ def pattern_names() -> list:
 
 
 def pattern_jobs(network: _core.Network, name: str, sizes: str, sources: int = -1, dests: int = -1,
-                 start_src: int = -1, start_dst: int = -1, seed: int = 0) -> list:
+                 start_src: int = -1, start_dst: int = -1, seed: int = 0, hot_factor: float | None = None) -> list:
     """The jobs of pattern ``name`` on the network's endpoints, as vertex numbers.
 
     The 1:8 patterns take the counts and starts; of the network patterns, group-to-group takes
-    the groups as ``start_src``/``start_dst`` and moe the hot destinations as ``dests``, and a
-    job's size is its weight (moe's hot factor) times ``sizes``.
+    the groups as ``start_src``/``start_dst`` and moe the hot destinations as ``dests`` and
+    their weight as ``hot_factor`` (None: the core's ``MOE_HOT_FACTOR``), and a job's size is
+    its weight times ``sizes``, rounded to whole bytes.
     """
+    given = {"--sources": sources, "--dests": dests, "--start-src": start_src, "--start-dst": start_dst,
+             "--hot-factor": -1 if hot_factor is None else 1}
     if name not in _core.network_pattern_names():
+        if hot_factor is not None:
+            raise _core.Error(f"pattern '{name}' does not take --hot-factor (moe does)")
         pairs = pattern_pairs(name, network.num_endpoints, sources, dests, start_src, start_dst, seed)
         return _core.assign_sizes(on_endpoints(network, pairs), sizes, seed)
-    takes = {"group-to-group": ("--start-src", "--start-dst"), "moe": ("--dests",)}.get(name, ())
-    given = {"--sources": sources, "--dests": dests, "--start-src": start_src, "--start-dst": start_dst}
+    takes = {"group-to-group": ("--start-src", "--start-dst"), "moe": ("--dests", "--hot-factor")}.get(name, ())
     for option, value in given.items():
         if value >= 0 and option not in takes:
             raise _core.Error(f"pattern '{name}' does not take {option}"
                               + (f" (it takes {', '.join(takes)})" if takes else ""))
+    factor = {} if hot_factor is None else {"hot_factor": hot_factor}
     pairs, weights = _core.network_pattern(name, network, group_src=start_src, group_dst=start_dst, hot=dests,
-                                           seed=seed)
+                                           seed=seed, **factor)
     jobs = _core.assign_sizes(on_endpoints(network, pairs), sizes, seed)
     limit = _core.parse_bytes("9223372036854775807")
     for j, w in zip(jobs, weights):
-        if j.bytes * w > limit:
-            raise _core.Error(f"pattern '{name}': {w} x {j.bytes} bytes exceeds {limit} bytes")
-        j.bytes *= w
+        # Whole weights multiply exactly; others round (a float holds sizes to 2^53 exactly).
+        size = j.bytes * int(w) if w == int(w) else round(j.bytes * w)
+        if size > limit:
+            raise _core.Error(f"pattern '{name}': {w:g} x {j.bytes} bytes exceeds {limit} bytes")
+        j.bytes = size
     return jobs
 
 
@@ -208,6 +223,6 @@ def build_workload(args) -> Workload:
         description = args.requests
     else:  # patterns run over the endpoints
         jobs = pattern_jobs(network, args.pattern, args.bytes, args.sources, args.dests, args.start_src,
-                            args.start_dst, args.seed)
+                            args.start_dst, args.seed, args.hot_factor)
         description = args.pattern
     return Workload(network, routing, jobs, description)

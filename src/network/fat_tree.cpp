@@ -78,8 +78,12 @@ int FatTreeShape::level(NodeId v) const {
 
 int FatTreeShape::digit(NodeId v, int i) const {
   const int lv = level(v);
+  return digit_at(lv, v - vertex(lv, 0), i);
+}
+
+int FatTreeShape::digit_at(int lv, int position, int i) const {
   const int radix = i < lv ? up_[i] : down_[i];
-  return (position(v) / stride_[lv][i]) % radix;
+  return (position / stride_[lv][i]) % radix;
 }
 
 NodeId FatTreeShape::node_at(int lv, const std::vector<int>& digits) const {
@@ -91,8 +95,9 @@ NodeId FatTreeShape::node_at(int lv, const std::vector<int>& digits) const {
 bool FatTreeShape::is_ancestor(NodeId sw, NodeId host) const {
   const int lv = level(sw);
   if (lv == 0) return false;
+  const int at = sw - vertex(lv, 0);
   for (int i = lv; i < levels(); ++i)
-    if (digit(sw, i) != digit(host, i)) return false;
+    if (digit_at(lv, at, i) != digit_at(0, host, i)) return false;
   return true;
 }
 
@@ -123,11 +128,16 @@ LinkId FatTreeShape::up_link(NodeId v, int port) const {
 LinkId FatTreeShape::down_link(NodeId sw, int port) const {
   const int l = level(sw) - 1;  // the child's level
   OPTIQ_CHECK(l >= 0 && port >= 0 && port < down_[l] * cables_[l], "no such down port");
-  std::vector<int> digits(levels());
-  for (int i = 0; i < levels(); ++i) digits[i] = digit(sw, i);
-  const int parent_digit = digits[l];
-  digits[l] = port % down_[l];
-  return cable_link(l, position(node_at(l, digits)), parent_digit, port / down_[l]) + 1;
+  // The child's label is the switch's with digit l the child's place (no allocation: routes
+  // ask this at every hop down).
+  const int at = sw - vertex(l + 1, 0);
+  int child = 0, parent_digit = 0;
+  for (int i = 0; i < levels(); ++i) {
+    const int d = digit_at(l + 1, at, i);
+    if (i == l) parent_digit = d;
+    child += (i == l ? port % down_[l] : d) * stride_[l][i];
+  }
+  return cable_link(l, child, parent_digit, port / down_[l]) + 1;
 }
 
 int FatTreeShape::hop_distance(NodeId a, NodeId b) const {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 
 #include "optiq/error.hpp"
 #include "optiq/graph/dijkstra.hpp"
@@ -14,6 +15,12 @@ namespace optiq::detail {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Relative difference below which two sums of the same weights in different orders count as
+// the same cost (a chain's cost against the heuristic's bound).
+constexpr double kSameCost = 1e-12;
+// Largest sources x terminals table of route costs a call shares between its threads (12 bytes
+// an entry: 100 MB).
+constexpr std::size_t kSharedSourceEntries = std::size_t{1} << 23;
 
 LinkPath chain_links(const Legs& legs, const std::vector<NodeId>& stops) {
   LinkPath out;
@@ -59,18 +66,42 @@ std::vector<LinkPath> candidate_chains(const Legs& legs, NodeId src, NodeId dst,
 
 namespace {
 
+// Routes from the sources of a call costed once and shared by every thread: where sources
+// recur (an all-to-all prices each source once per destination) this spares all but one
+// bulk costing per source.
+struct SourceCosts {
+  std::vector<int> row;  // per terminal: its row, -1 when it is not a source of the call
+  std::size_t width = 0;
+  std::vector<double> cost;
+  std::vector<int> hops;
+};
+
 // Prices chains ending at one destination under fixed weights.
 class ChainPricer {
  public:
-  ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw)
-      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw),
-        phys_(net_.num_vertices()) {}
+  ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw,
+              const SourceCosts* shared = nullptr)
+      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), shared_(shared), phys_(net_.num_vertices()) {
+    // Routes costed from one terminal to all at once, where the routing can (its routes pass
+    // no endpoint, so node weights add nothing inside a leg) and terminals are its endpoints.
+    if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
+  }
 
   // Weight of passing vertex v without it being an end: its node weight unless it is a switch.
   double pass(NodeId v) const { return nw_.empty() || !net_.is_terminal(v) ? 0.0 : nw_[v]; }
 
-  // The default route from `at` to terminal index t: links plus the endpoints it passes.
+  // The default route from `at` to terminal index t: links plus the endpoints it passes. Into
+  // the prepared destination it is read from the tree prepare() built, from the terminal
+  // costed last (costs_from) from its costs.
   double leg_cost(NodeId at, int t, int* hops) const {
+    if (t == dst_index_) {
+      *hops = into_hops_[at];
+      return into_[at];
+    }
+    if (at == from_) {
+      *hops = from_hops_at_[t];
+      return from_cost_at_[t];
+    }
     const NodeId dst = legs_.terminals()[t];
     double c = 0;
     *hops = 0;
@@ -84,12 +115,82 @@ class ChainPricer {
     return c;
   }
 
-  // Cheapest unrestricted path cost from every vertex to dst in the link graph.
+  // Routes from terminal `at` to every terminal costed at once, where the routing can: then
+  // leg_cost() from `at` reads them.
+  void costs_from(NodeId at) {
+    if (!bulk_ || at == from_) return;
+    const int row = shared_ ? shared_->row[legs_.terminal_index(at)] : -1;
+    if (row >= 0) {
+      from_cost_at_ = &shared_->cost[row * shared_->width];
+      from_hops_at_ = &shared_->hops[row * shared_->width];
+    } else {
+      bulk_->from(at, from_cost_, from_hops_);
+      from_cost_at_ = from_cost_.data(), from_hops_at_ = from_hops_.data();
+    }
+    from_ = at;
+  }
+
+  // For the destination: the cost of its default route from every vertex (the tree of its
+  // routes, each vertex once).
+  // Where routes are costed in bulk only the terminals' entries are kept (legs start there).
   void prepare(NodeId dst) {
+    const int n = net_.num_vertices();
+    dst_ = dst;
+    dst_index_ = legs_.terminal_index(dst);
+    heuristic_ready_ = false;
+    if (bulk_) {
+      bulk_->to(dst, to_cost_, to_hops_);
+      into_.assign(n, kInf);
+      into_hops_.assign(n, 0);
+      const auto& ends = net_.endpoints();
+      for (std::size_t i = 0; i < ends.size(); ++i) into_[ends[i]] = to_cost_[i], into_hops_[ends[i]] = to_hops_[i];
+      // What a chain pays from arriving at each terminal on: its copy and its route to dst
+      // (infinite where it cannot forward), so that the one-proxy scan is a sum and a minimum.
+      const auto& terms = legs_.terminals();
+      onward_.assign(terms.size(), kInf);
+      for (std::size_t w = 0; w < terms.size(); ++w)
+        if (static_cast<int>(w) != dst_index_ && legs_.can_proxy(terms[w]) && into_[terms[w]] < kInf)
+          onward_[w] = pass(terms[w]) + into_[terms[w]];
+      return;
+    }
+    into_.assign(n, kInf);
+    into_hops_.assign(n, -1);
+    into_[dst] = 0, into_hops_[dst] = 0;
+    for (NodeId v = 0; v < n; ++v) {
+      if (into_hops_[v] >= 0) continue;
+      walk_.clear();
+      NodeId at = v;
+      LinkId l = -1;
+      while (into_hops_[at] < 0 && (l = legs_.next(dst_index_, at)) >= 0) {
+        walk_.push_back(l);
+        at = net_.link_dst(l);
+      }
+      // Back from where the cost is known (or from a vertex without a route: none).
+      for (auto it = walk_.rbegin(); it != walk_.rend(); ++it) {
+        const NodeId from = net_.link_src(*it), to = net_.link_dst(*it);
+        const bool known = into_hops_[to] >= 0 && into_[to] < kInf;
+        into_[from] = known ? lw_[*it] + (to == dst ? 0.0 : pass(to)) + into_[to] : kInf;
+        into_hops_[from] = known ? into_hops_[to] + 1 : 0;
+      }
+      if (into_hops_[v] < 0) into_hops_[v] = 0;  // no route from here
+    }
+    heuristic_ready_ = false;
+  }
+
+  // The heuristic of the searches towards the destination, computed the first time a job
+  // needs it: the cheapest path in the link graph to some terminal, then that terminal's
+  // default route to dst (one backward search from every terminal). Every chain ends with
+  // such a route, so this is a lower bound on any chain's cost, and consistent (the link graph
+  // part is a shortest path); it is at least the cheapest unrestricted path, and equal to the
+  // chain's cost where the cheapest chain has one leg after the search's present terminal.
+  void prepare_heuristic() {
+    if (heuristic_ready_) return;
+    heuristic_ready_ = true;
+    const NodeId dst = dst_;
     const graph::Csr& back = back_graph();
     phys_.start();
-    phys_.seed(dst, 0.0);
-    dst_ = dst;
+    for (NodeId p : legs_.terminals())
+      if (into_[p] < kInf) phys_.seed(p, into_[p]);
     for (int v; (v = phys_.settle_next()) >= 0;) {
       const double through = phys_.key(v) + (v == dst ? 0.0 : pass(v));
       for (int k = back.out_begin(v); k < back.out_end(v); ++k)
@@ -98,33 +199,65 @@ class ChainPricer {
   }
   double h(NodeId v) const { return phys_.settled(v) ? phys_.key(v) : kInf; }
 
-  // A* over the overlay from src to the prepared destination.
-  double price(NodeId src, LinkPath& path) {
+  // The cheapest chain to the prepared destination; among equally cheap ones the fewest hops,
+  // except that a chain through at most one proxy wins a tie with one through more. First the
+  // cheapest chain through at most one proxy (one scan of the terminals): where it costs no
+  // more than the heuristic's lower bound it is the cheapest of all, as on fabrics in most
+  // rounds. Otherwise an A* over the overlay looks for a strictly cheaper chain: its
+  // expansions cost a scan of the terminals each, and ties are what make them many (every
+  // proxy of a symmetric fabric as good as the next), so the bound from the first chain
+  // spares them.
+  //
+  // With a settle limit (terminals expanded after the source) the A* may stop before it has
+  // settled the destination; it then returns the best chain found and, in *lower, the key it
+  // had reached: a lower bound on the cheapest chain (keys settle in order, and some terminal
+  // of the cheapest chain is still open below it). *lower is the cost where the search ends.
+  double price(NodeId src, LinkPath& path, std::size_t settle_limit, double* lower) {
     const auto& terms = legs_.terminals();
     const int ts = legs_.terminal_index(src), tt = legs_.terminal_index(dst_);
     path.clear();
+    *lower = kInf;
+    prepare_heuristic();
     if (ts < 0 || tt < 0 || h(src) == kInf) return kInf;
+    NodeId proxy = -1;
+    int one_hops = 0;
+    const double one = price_one_proxy(src, &proxy, &one_hops);
+    auto one_path = [&] {
+      if (one < kInf) path = proxy < 0 ? chain_links(legs_, {src, dst_}) : chain_links(legs_, {src, proxy, dst_});
+      return one;
+    };
+    if (one <= h(src) * (1 + kSameCost)) return *lower = one_path();
     if (g_.size() != terms.size()) g_.assign(terms.size(), kInf), hops_.assign(terms.size(), 0);
     touched_.clear();
     Search& s = open_;
     s.start();
     g_[ts] = 0, hops_[ts] = 0, touched_.push_back(ts);
     s.seed(ts, OverlayKey{h(src), 0});
+    std::size_t expanded = 0;
+    double reached = kInf;  // the key of the last terminal settled, while the search goes on
     for (int u; (u = s.settle_next()) >= 0;) {
       if (u == tt) break;
+      if (settle_limit > 0 && expanded > settle_limit) {
+        reached = s.key(u).f;
+        break;
+      }
+      ++expanded;
       const NodeId at = terms[u];
       if (at != src && !legs_.can_proxy(at)) continue;
+      costs_from(at);
       const double base = g_[u] + (at == src ? 0.0 : pass(at));
       auto relax = [&](int w) {
         const NodeId x = terms[w];
-        if (w == u || s.settled(w) || (w != tt && !legs_.can_proxy(x)) || legs_.next(w, at) < 0) return;
+        if (w == u || s.settled(w) || (w != tt && !legs_.can_proxy(x))) return;
         const double hx = h(x);
-        // No chain through x can beat the best one to the destination found so far: skip the
-        // walk along the leg (the heuristic is consistent, so nothing beyond x can either).
-        if (hx == kInf || base + hx > g_[tt]) return;
+        // No chain through x can beat the chain through one proxy, or the best one to the
+        // destination found so far: skip the walk along the leg (the heuristic is
+        // consistent, so nothing beyond x can either).
+        if (hx == kInf || base + hx >= one || base + hx > g_[tt] || (from_ != at && legs_.next(w, at) < 0)) return;
         int leg_hops = 0;
         const double g = base + leg_cost(at, w, &leg_hops);
         const int hops = hops_[u] + leg_hops;
+        if (g + hx >= one) return;
         if (g_[w] == kInf) touched_.push_back(w);
         else if (!(g < g_[w] || (g == g_[w] && hops < hops_[w]))) return;
         g_[w] = g, hops_[w] = hops;
@@ -135,7 +268,7 @@ class ChainPricer {
         if (w != tt) relax(w);
     }
     double cost = kInf;
-    if (s.settled(tt)) {
+    if (s.settled(tt) || (reached < kInf && g_[tt] < one)) {  // settled, or the best one found
       cost = g_[tt];
       std::vector<NodeId> stops;
       for (int v = tt; v >= 0; v = s.via(v)) stops.push_back(terms[v]);
@@ -143,7 +276,50 @@ class ChainPricer {
       path = chain_links(legs_, stops);
     }
     for (int w : touched_) g_[w] = kInf;
+    if (cost == kInf) cost = one_path();
+    *lower = std::min(cost, reached);
     return cost;
+  }
+
+  // The cheapest chain through at most one proxy: the default route, then every proxy in
+  // terminal order, ties to the fewer hops, then to the first found. *proxy is -1 for the
+  // default route. One scan of the terminals, a walk along the leg to each proxy whose leg
+  // on to the destination does not already cost more than the best chain so far.
+  double price_one_proxy(NodeId src, NodeId* proxy, int* hops) {
+    const auto& terms = legs_.terminals();
+    const int tt = dst_index_;
+    double best = kInf;
+    *proxy = -1, *hops = 0;
+    if (legs_.next(tt, src) >= 0) best = into_[src], *hops = into_hops_[src];
+    costs_from(src);
+    if (from_ == src && !onward_.empty()) {
+      // Every leg from src costed and every onward cost known: the cheapest sum first (a loop
+      // the compiler vectorises), then the fewest hops among the proxies that reach it.
+      const int ts = legs_.terminal_index(src);
+      const std::size_t T = terms.size();
+      const double keep = onward_[ts];
+      onward_[ts] = kInf;  // src is no proxy of its own chains
+      double low = kInf;
+      for (std::size_t w = 0; w < T; ++w) low = std::min(low, from_cost_at_[w] + onward_[w]);
+      if (low <= best)
+        for (std::size_t w = 0; w < T; ++w)
+          if (from_cost_at_[w] + onward_[w] == low) {
+            const int h = from_hops_at_[w] + into_hops_[terms[w]];
+            if (low < best || h < *hops) best = low, *hops = h, *proxy = terms[w];
+          }
+      onward_[ts] = keep;
+      return best;
+    }
+    for (int w = 0; w < static_cast<int>(terms.size()); ++w) {
+      const NodeId x = terms[w];
+      if (x == src || w == tt || !legs_.can_proxy(x) || into_[x] == kInf) continue;
+      if (pass(x) + into_[x] > best || legs_.next(w, src) < 0) continue;
+      int first_hops = 0;
+      const double c = (leg_cost(src, w, &first_hops) + pass(x)) + into_[x];
+      const int h = first_hops + into_hops_[x];
+      if (c < best || (c == best && h < *hops)) best = c, *hops = h, *proxy = x;
+    }
+    return best;
   }
 
   // Cheapest chain of at most `proxies` + 1 legs, layer by layer: the last layer only needs the
@@ -155,6 +331,13 @@ class ChainPricer {
     const int ts = legs_.terminal_index(src), tt = legs_.terminal_index(dst_);
     path.clear();
     if (ts < 0 || tt < 0) return kInf;
+    if (proxies == 1) {  // the same choice, without the layers
+      NodeId proxy = -1;
+      int hops = 0;
+      const double cost = price_one_proxy(src, &proxy, &hops);
+      if (cost < kInf) path = proxy < 0 ? chain_links(legs_, {src, dst_}) : chain_links(legs_, {src, proxy, dst_});
+      return cost;
+    }
     struct Label {
       double cost = kInf;
       int hops = 0;
@@ -256,9 +439,22 @@ class ChainPricer {
   const Network& net_;
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
+  const SourceCosts* shared_;
   graph::Dijkstra<double> phys_;
   graph::Csr back_;
   NodeId dst_ = -1;
+  int dst_index_ = -1;
+  bool heuristic_ready_ = false;
+  std::unique_ptr<RouteCosts> bulk_;  // nullptr: legs are walked
+  NodeId from_ = -1;  // the terminal from_cost_at_ and from_hops_at_ are for
+  const double* from_cost_at_ = nullptr;
+  const int* from_hops_at_ = nullptr;
+  std::vector<double> from_cost_, to_cost_;
+  std::vector<int> from_hops_, to_hops_;
+  std::vector<double> onward_;  // per terminal, with bulk costs: pass + into_, inf if no proxy
+  std::vector<double> into_;   // cost of the default route from each vertex to dst_
+  std::vector<int> into_hops_;  // its links
+  LinkPath walk_;
   Search open_{static_cast<int>(legs_.terminals().size())};
   std::vector<double> g_;
   std::vector<int> hops_;
@@ -268,29 +464,63 @@ class ChainPricer {
 }  // namespace
 
 CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                              const std::vector<double>& node_weight, int hop_bound, int max_proxies) {
+                              const std::vector<double>& node_weight, int hop_bound, int max_proxies,
+                              std::size_t settle_limit) {
   if (hop_bound >= 0 && max_proxies >= 0)
     throw Error("a hop bound and a bound on proxies per path cannot be combined; choose one");
   std::map<NodeId, std::vector<std::size_t>> by_destination;
   for (std::size_t i = 0; i < jobs.size(); ++i) by_destination[jobs[i].dst].push_back(i);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_destination.begin(), by_destination.end());
+  // Sources that recur (more jobs than sources) are costed once, if their table stays small.
+  SourceCosts shared;
+  const std::size_t T = legs.terminals().size();
+  std::vector<NodeId> sources;
+  for (const Job& j : jobs) sources.push_back(j.src);
+  std::sort(sources.begin(), sources.end());
+  sources.erase(std::unique(sources.begin(), sources.end()), sources.end());
+  const bool share = T == legs.network().endpoints().size() && jobs.size() >= 2 * sources.size() &&
+                     sources.size() * T <= kSharedSourceEntries &&
+                     std::all_of(sources.begin(), sources.end(), [&](NodeId v) { return legs.terminal_index(v) >= 0; }) &&
+                     legs.routing().route_costs(link_weight) != nullptr;
+  if (share) {
+    shared.row.assign(T, -1);
+    shared.width = T;
+    shared.cost.resize(sources.size() * T);
+    shared.hops.resize(sources.size() * T);
+    for (std::size_t i = 0; i < sources.size(); ++i) shared.row[legs.terminal_index(sources[i])] = static_cast<int>(i);
+    graph::parallel_for(
+        sources.size(), 16,
+        [&](bool) {
+          struct Local {
+            std::unique_ptr<RouteCosts> costs;
+            std::vector<double> cost;
+            std::vector<int> hops;
+          };
+          return Local{legs.routing().route_costs(link_weight), {}, {}};
+        },
+        [&](auto& local, std::size_t i) {
+          local.costs->from(sources[i], local.cost, local.hops);
+          std::copy(local.cost.begin(), local.cost.end(), shared.cost.begin() + i * T);
+          std::copy(local.hops.begin(), local.hops.end(), shared.hops.begin() + i * T);
+        });
+  }
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
+  if (settle_limit > 0) out.lower.assign(jobs.size(), kInf);
   graph::parallel_for(
-      groups.size(), 4, [&](bool) { return ChainPricer(legs, link_weight, node_weight); },
+      groups.size(), 4, [&](bool) { return ChainPricer(legs, link_weight, node_weight, share ? &shared : nullptr); },
       [&](ChainPricer& pricer, std::size_t gi) {
         const auto& [dst, members] = groups[gi];
         if (legs.terminal_index(dst) < 0) return;
         pricer.prepare(dst);
         for (std::size_t j : members) {
-          if (jobs[j].src == dst) {
-            out.cost[j] = 0;
-            continue;
-          }
-          out.cost[j] = max_proxies >= 0 ? pricer.price_by_legs(jobs[j].src, max_proxies, out.paths[j])
-                        : hop_bound >= 0 ? pricer.price_bounded(jobs[j].src, hop_bound, out.paths[j])
-                                         : pricer.price(jobs[j].src, out.paths[j]);
+          double lower = 0;
+          if (jobs[j].src == dst) out.cost[j] = 0;
+          else if (max_proxies >= 0) out.cost[j] = pricer.price_by_legs(jobs[j].src, max_proxies, out.paths[j]);
+          else if (hop_bound >= 0) out.cost[j] = pricer.price_bounded(jobs[j].src, hop_bound, out.paths[j]);
+          else out.cost[j] = pricer.price(jobs[j].src, out.paths[j], settle_limit, &lower);
+          if (settle_limit > 0) out.lower[j] = max_proxies < 0 && hop_bound < 0 && jobs[j].src != dst ? lower : out.cost[j];
         }
       });
   return out;

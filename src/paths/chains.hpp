@@ -24,9 +24,12 @@ std::vector<LinkPath> candidate_chains(const Legs& legs, NodeId src, NodeId dst,
 // cheapest_paths on the overlay: per job, the chain minimising the link weights along its legs
 // plus the node weights of every endpoint it passes or forwards at (neither end). Unbounded: A*
 // whose heuristic is the cheapest unrestricted path in the link graph (one backward search per
-// destination). With a hop bound, or a bound on proxies (max_proxies >= 0), dynamic programming
-// over the number of links or of legs (not both at once: an optiq::Error).
+// destination), after a scan of the chains through at most one proxy, which settles most jobs
+// on its own. With a hop bound, or a bound on proxies (max_proxies >= 0), dynamic programming
+// over the number of links or of legs (not both at once: an optiq::Error). settle_limit > 0
+// stops each A* after that many terminals beyond its source (cheapest_paths).
 CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                              const std::vector<double>& node_weight, int hop_bound, int max_proxies = -1);
+                              const std::vector<double>& node_weight, int hop_bound, int max_proxies = -1,
+                              std::size_t settle_limit = 0);
 
 }  // namespace optiq::detail

@@ -122,7 +122,8 @@ class SourceSearch {
 }  // namespace
 
 CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,
-                             const std::vector<double>& node_weight, int hop_bound, int max_proxies) {
+                             const std::vector<double>& node_weight, int hop_bound, int max_proxies,
+                             std::size_t settle_limit) {
   const Network& topo = legs.network();
   if (max_proxies >= 0 && legs.direct())
     throw InternalError("a bound on proxies needs the legs' overlay (Legs(..., overlay = true))");
@@ -142,7 +143,8 @@ CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, con
       throw Error("job " + std::to_string(i) + ": node outside the topology");
     by_source[jobs[i].src].push_back(i);
   }
-  if (!legs.direct()) return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound, max_proxies);
+  if (!legs.direct())
+    return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound, max_proxies, settle_limit);
   std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
 
   CheapestPaths out;

@@ -35,19 +35,34 @@ bool links_are_legs(const Network& net, const RoutingModel& routing) {
 
 Legs::Legs(const Network& net, const RoutingModel& routing, bool overlay) : net_(net), routing_(routing) {
   direct_ = !overlay && links_are_legs(net, routing);
-  if (!direct_) build_tables();
-}
-
-void Legs::build_tables() {
+  if (direct_) return;
   const int n = net_.num_vertices();
   terminal_of_.assign(n, -1);
   for (NodeId v = 0; v < n; ++v)
     if (net_.is_terminal(v)) terminal_of_[v] = static_cast<int>(terminals_.size()), terminals_.push_back(v);
+  formula_ = routing_.next_link_is_formula();
+  if (!formula_) build_tables();
+}
+
+int Legs::walk_hops(int t, NodeId at) const {
+  const NodeId dst = terminals_[t];
+  int h = 0;
+  for (LinkId l; at != dst && (l = routing_.next_link(at, dst)) >= 0; at = net_.link_dst(l))
+    OPTIQ_CHECK(++h <= net_.num_vertices(), "a formula route loops");
+  return at == dst ? h : 0;
+}
+
+void Legs::build_tables() {
+  const int n = net_.num_vertices();
   const long long entries = static_cast<long long>(terminals_.size()) * n;
-  if (entries > kMaxTableEntries)
-    throw Error("network '" + net_.spec() + "' has switches, so its realizable paths come from one next-link table " +
+  if (entries > kMaxTableEntries) {
+    // A routing that cannot give tables at all says so first (it names the routing to use).
+    if (!terminals_.empty()) routing_.next_links(terminals_.front());
+    throw Error("network '" + net_.spec() + "' has switches, and routing '" + routing_.name() +
+                "' has no formula for its next links, so its realizable paths come from one next-link table " +
                 "per endpoint: " + std::to_string(terminals_.size()) + " endpoints x " + std::to_string(n) +
                 " vertices exceeds the limit of " + std::to_string(kMaxTableEntries) + " entries");
+  }
   next_.assign(static_cast<std::size_t>(entries), -1);
   hops_.assign(static_cast<std::size_t>(entries), 0);
   graph::parallel_for(
@@ -88,7 +103,7 @@ void Legs::build_tables() {
 void Legs::append_leg(NodeId from, NodeId to, LinkPath& out) const {
   const int t = terminal_of_[to];
   OPTIQ_CHECK(t >= 0 && (from == to || next(t, from) >= 0), "a leg ends at a terminal its start has a route to");
-  for (NodeId at = from; at != to; at = net_.link_dst(next(t, at))) out.push_back(next(t, at));
+  for (NodeId at = from; at != to; at = net_.link_dst(out.back())) out.push_back(next(t, at));
 }
 
 namespace {

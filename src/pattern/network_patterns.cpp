@@ -1,6 +1,9 @@
 // Patterns over a network's endpoints that need the network itself: dragonfly groups, fat-tree
 // up-links (fabric_patterns.cpp), seeded permutations and skewed all-to-all.
 #include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <string>
 #include <numeric>
 
 #include "optiq/error.hpp"
@@ -14,6 +17,12 @@ NetworkPattern dragonfly_pattern(const std::string& name, const Network& network
 NetworkPattern dmodk_adversarial(const Network& network);
 
 namespace {
+
+std::string format_number(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
 
 void need_two(const std::string& name, int P) {
   if (P < 2) throw Error("pattern '" + name + "' needs at least two endpoints (there are " + std::to_string(P) + ")");
@@ -39,7 +48,8 @@ NetworkPattern moe(int P, const NetworkPatternOptions& o) {
   if (hot < 1 || hot > P)
     throw Error("pattern 'moe' needs between 1 and " + std::to_string(P) + " hot destinations (got " +
                 std::to_string(hot) + ")");
-  if (o.hot_factor < 1) throw Error("pattern 'moe' needs a hot factor of at least 1");
+  if (!(o.hot_factor > 0) || !std::isfinite(o.hot_factor))
+    throw Error("pattern 'moe' needs a positive, finite hot factor (got " + format_number(o.hot_factor) + ")");
   std::vector<NodeId> order(P);
   std::iota(order.begin(), order.end(), 0);
   Rng rng(o.seed);
@@ -49,7 +59,7 @@ NetworkPattern moe(int P, const NetworkPatternOptions& o) {
   NetworkPattern p;
   for (int s = 0; s < P; ++s)
     for (int d = 0; d < P; ++d)
-      if (d != s) p.pairs.emplace_back(s, d), p.weights.push_back(is_hot[d] ? o.hot_factor : 1);
+      if (d != s) p.pairs.emplace_back(s, d), p.weights.push_back(is_hot[d] ? o.hot_factor : 1.0);
   return p;
 }
 

@@ -3,6 +3,7 @@
 // where SimGrid's does not form a path (docs/model.md, "Dragonflies").
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "optiq/dragonfly.hpp"
 #include "optiq/error.hpp"
@@ -18,10 +19,83 @@ const DragonflyShape& dragonfly_of(const Network& net, const std::string& routin
   return *net.dragonfly();
 }
 
+// Minimal routes from one host to all hosts (DragonflyRouting::route_costs): up to the
+// source's router, one route per router, down to the host. A route between routers does not
+// depend on which host of the target router it is for.
+class DragonflyRouteCosts final : public RouteCosts {
+ public:
+  DragonflyRouteCosts(const Network& net, const DragonflyShape& fly, const RoutingModel& routing,
+                      const std::vector<double>& lw)
+      : net_(net), fly_(fly), routing_(routing), lw_(lw),
+        router_cost_(fly.num_routers()), router_hops_(fly.num_routers()) {}
+
+  void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(dst >= 0 && dst < fly_.num_hosts(), "route costs end at a host");
+    const int n = fly_.params().nodes;
+    const NodeId target = fly_.router_of(dst);
+    for (int r = 0; r < fly_.num_routers(); ++r) {
+      double c = 0;
+      int h = 0;
+      for (NodeId at = fly_.num_hosts() + r; at != target; ++h) {
+        const LinkId l = routing_.next_link(at, dst);
+        c += lw_[l];
+        at = net_.link_dst(l);
+      }
+      router_cost_[r] = c, router_hops_[r] = h;
+    }
+    const double down = lw_[fly_.local_down(dst)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == dst) continue;
+      const int r = x / n;
+      cost[x] = lw_[fly_.local_up(x)] + router_cost_[r] + down;
+      hops[x] = router_hops_[r] + 2;
+    }
+  }
+
+  void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(src >= 0 && src < fly_.num_hosts(), "route costs start at a host");
+    const int n = fly_.params().nodes;
+    const NodeId start = fly_.router_of(src);
+    for (int r = 0; r < fly_.num_routers(); ++r) {
+      const NodeId target = fly_.num_hosts() + r, host = r * n;
+      double c = 0;
+      int h = 0;
+      for (NodeId at = start; at != target; ++h) {
+        const LinkId l = routing_.next_link(at, host);
+        c += lw_[l];
+        at = net_.link_dst(l);
+      }
+      router_cost_[r] = c, router_hops_[r] = h;
+    }
+    const double up = lw_[fly_.local_up(src)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == src) continue;
+      const int r = x / n;
+      cost[x] = up + router_cost_[r] + lw_[fly_.local_down(x)];
+      hops[x] = router_hops_[r] + 2;
+    }
+  }
+
+ private:
+  const Network& net_;
+  const DragonflyShape& fly_;
+  const RoutingModel& routing_;
+  const std::vector<double>& lw_;
+  std::vector<double> router_cost_;
+  std::vector<int> router_hops_;
+};
+
 class DragonflyRouting final : public RoutingModel {
  public:
   DragonflyRouting(const Network& net, bool simgrid)
-      : net_(net), fly_(dragonfly_of(net, simgrid ? "simgrid" : "minimal")), simgrid_(simgrid) {}
+      : net_(net), fly_(dragonfly_of(net, simgrid ? "simgrid" : "minimal")), simgrid_(simgrid) {
+    places_.reserve(fly_.num_routers());
+    for (int r = 0; r < fly_.num_routers(); ++r) places_.push_back(fly_.place(fly_.num_hosts() + r));
+  }
 
   std::string name() const override { return simgrid_ ? "simgrid" : "minimal"; }
   const Network& network() const override { return net_; }
@@ -63,38 +137,45 @@ class DragonflyRouting final : public RoutingModel {
     return path;
   }
 
+  // Without SimGrid's departure (one chassis or one router per chassis: no route it spoils)
+  // both models take the minimal routes, one choice per vertex.
+  bool next_link_is_formula() const override { return !simgrid_ || fly_.params().chassis == 1 || fly_.params().routers == 1; }
+
+  LinkId next_link(NodeId at, NodeId dst) const override {
+    if (!next_link_is_formula()) return RoutingModel::next_link(at, dst);  // next_links says why not
+    check_host(dst);
+    if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
+    if (at == dst) return -1;
+    if (!fly_.is_router(at)) return fly_.local_up(at);
+    const DragonflyShape::Place& t = places_[dst / fly_.params().nodes];
+    const DragonflyShape::Place& here = places_[at - fly_.num_hosts()];
+    if (here.group != t.group) {
+      if (here.blade != t.group) return fly_.green(here.group, here.chassis, here.blade, t.group);
+      if (here.chassis != 0) return fly_.black(here.group, here.chassis, 0, here.blade);
+      return fly_.blue(here.group, t.group);
+    }
+    if (here.blade != t.blade) return fly_.green(here.group, here.chassis, here.blade, t.blade);
+    if (here.chassis != t.chassis) return fly_.black(here.group, here.chassis, t.chassis, here.blade);
+    return fly_.local_down(dst);
+  }
+
+  std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const override {
+    if (!next_link_is_formula()) return nullptr;
+    return std::make_unique<DragonflyRouteCosts>(net_, fly_, *this, link_weight);
+  }
+
   std::vector<LinkId> next_links(NodeId dst) const override {
     check_host(dst);
-    const DragonflyParams& p = fly_.params();
-    if (simgrid_ && p.chassis > 1 && p.routers > 1) {
+    if (!next_link_is_formula()) {
+      const DragonflyParams& p = fly_.params();
       const NodeId from = fly_.router_index(0, 1, 0) * p.nodes, to = fly_.router_index(0, 0, 1) * p.nodes;
       throw Error("routing 'simgrid' on '" + net_.spec() + "' has routes that are not paths (e.g. host " +
                   std::to_string(from) + " to host " + std::to_string(to) +
                   ": after a green hop in a chassis other than 0 SimGrid goes on from chassis 0); plan with "
                   "routing 'minimal', the documented rule (docs/model.md)");
     }
-    // Without that case both models take the minimal routes, one choice per vertex.
-    const DragonflyShape::Place t = fly_.place(dst);
     std::vector<LinkId> next(net_.num_vertices(), -1);
-    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
-      if (v == dst) continue;
-      if (!fly_.is_router(v)) {
-        next[v] = fly_.local_up(v);
-        continue;
-      }
-      const DragonflyShape::Place at = fly_.place(v);
-      if (at.group != t.group) {
-        if (at.blade != t.group) next[v] = fly_.green(at.group, at.chassis, at.blade, t.group);
-        else if (at.chassis != 0) next[v] = fly_.black(at.group, at.chassis, 0, at.blade);
-        else next[v] = fly_.blue(at.group, t.group);
-      } else if (at.blade != t.blade) {
-        next[v] = fly_.green(at.group, at.chassis, at.blade, t.blade);
-      } else if (at.chassis != t.chassis) {
-        next[v] = fly_.black(at.group, at.chassis, t.chassis, at.blade);
-      } else {
-        next[v] = fly_.local_down(dst);
-      }
-    }
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) next[v] = next_link(v, dst);
     return next;
   }
 
@@ -108,6 +189,7 @@ class DragonflyRouting final : public RoutingModel {
   const Network& net_;
   const DragonflyShape& fly_;
   bool simgrid_;
+  std::vector<DragonflyShape::Place> places_;  // of every router: next_link() asks two per hop
 };
 
 }  // namespace

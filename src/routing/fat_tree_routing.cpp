@@ -2,8 +2,11 @@
 // get_local_route; and `dmodk`, the destination-mod-k rule its documentation names, which climbs
 // the same way and differs only in the parallel cable it takes down the tree (docs/model.md,
 // "Fat-trees").
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "optiq/error.hpp"
 #include "optiq/fat_tree.hpp"
@@ -19,11 +22,155 @@ const FatTreeShape& fat_tree_of(const Network& net, const std::string& routing) 
   return *net.fat_tree();
 }
 
+// dmodk's routes from one host to all hosts (FatTreeRouting::route_costs). A route to x climbs
+// to the lowest level k above both hosts by the up ports q_l(x) = (x / (w_0..w_{l-1})) mod
+// (w_l p_l), then descends to x. The climb reaches the level-k node whose parent digits are
+// those ports' (q_l mod w_l) and whose other digits are x's: a node that depends on x and k
+// alone, so the descent's cost D[k][x] is the same from every source and is computed once.
+// From one source, destinations that choose the same ports share the climb: its costs are
+// kept per prefix of ports, each link walked once.
+class FatTreeRouteCosts final : public RouteCosts {
+ public:
+  FatTreeRouteCosts(const Network& net, const FatTreeShape& tree, const RoutingModel& routing,
+                    const std::vector<long long>& below, const std::vector<double>& lw)
+      : net_(net), tree_(tree), below_(below), lw_(lw), L_(tree.levels()), N_(tree.num_hosts()) {
+    span_.assign(L_ + 1, 1);  // hosts below one level-k node: m_0 ... m_{k-1}
+    for (int k = 1; k <= L_; ++k) span_[k] = span_[k - 1] * tree_.down(k - 1);
+    ports_.resize(L_);
+    for (int l = 0; l < L_; ++l) ports_[l] = tree_.up(l) * tree_.cables(l);
+    prefixes_.assign(L_ + 1, 1);
+    for (int l = 1; l <= L_; ++l) prefixes_[l] = prefixes_[l - 1] * ports_[l - 1];
+    climb_cost_.resize(L_ + 1), climb_node_.resize(L_ + 1), climb_seen_.resize(L_ + 1);
+    for (int l = 0; l <= L_; ++l) {
+      climb_cost_[l].resize(prefixes_[l]);
+      climb_node_[l].resize(prefixes_[l]);
+      climb_seen_[l].assign(prefixes_[l], 0);
+    }
+    blocks_.resize(L_ + 1);
+    for (int l = 0; l <= L_; ++l) blocks_[l] = N_ / span_[l];
+    descent_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0.0);
+    prefix_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0);
+    for (NodeId x = 0; x < N_; ++x) {
+      NodeId top = x;
+      for (int k = 1; k <= L_; ++k) {
+        prefix_[static_cast<std::size_t>(k) * N_ + x] =
+            prefix_[static_cast<std::size_t>(k - 1) * N_ + x] * ports_[k - 1] + port(k - 1, x);
+        top = net_.link_dst(tree_.up_link(top, port(k - 1, x)));
+        double c = 0;
+        for (NodeId at = top; at != x;) {
+          const LinkId l = routing.next_link(at, x);
+          c += lw_[l];
+          at = net_.link_dst(l);
+        }
+        descent_[static_cast<std::size_t>(k) * N_ + x] = c;
+      }
+    }
+  }
+
+  // To dst: a host climbs by dst's ports, so below level l the hosts of one level-l block
+  // share the node they climb through and its up link; each such link is read once.
+  //
+  // The level-l node block b climbs through has dst's parent digits below l and b's digits
+  // from l on, so its position is fixed(l) + b * (w_0 ... w_{l-1}).
+  void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(dst >= 0 && dst < N_, "route costs end at a host");
+    cost.assign(N_, 0.0);
+    hops.assign(N_, 0);
+    long long fixed = 0;
+    for (int l = 0; l < L_; ++l) {
+      const int q = port(l, dst);
+      const long long own = dst / span_[l];  // dst's block: no climb from there at this level
+      for (long long b = 0; b < blocks_[l]; ++b) {
+        if (b == own) continue;
+        const double c = lw_[tree_.up_link_at(l, static_cast<int>(fixed + b * below_[l]), q)];
+        for (long long x = b * span_[l]; x < (b + 1) * span_[l]; ++x) cost[x] += c, hops[x] += 2;
+      }
+      fixed += (q % tree_.up(l)) * below_[l];
+    }
+    for (int k = 1; k <= L_; ++k) {
+      const long long outer = dst / span_[k] * span_[k], inner = dst / span_[k - 1] * span_[k - 1];
+      const double descent = descent_[static_cast<std::size_t>(k) * N_ + dst];
+      for (long long x = outer; x < outer + span_[k]; ++x) {
+        if (x == inner) {
+          x += span_[k - 1] - 1;
+          continue;
+        }
+        cost[x] += descent;
+      }
+    }
+  }
+
+  // Whether the climbs' table stays small: the ports of every level multiplied.
+  static bool fits(const FatTreeShape& tree) {
+    long long n = 1;
+    for (int l = 0; l < tree.levels(); ++l)
+      if ((n *= static_cast<long long>(tree.up(l)) * tree.cables(l)) > (1LL << 22)) return false;
+    return true;
+  }
+
+  void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(src >= 0 && src < N_, "route costs start at a host");
+    cost.assign(N_, 0.0);
+    hops.assign(N_, 0);
+    if (++stamp_ == 0) {
+      for (auto& seen : climb_seen_) std::fill(seen.begin(), seen.end(), 0);
+      stamp_ = 1;
+    }
+    climb_cost_[0][0] = 0, climb_node_[0][0] = src, climb_seen_[0][0] = stamp_;
+    // The hosts whose lowest common level with src is k: src's level-k block without its
+    // level-(k-1) block (hosts are numbered block by block).
+    for (int k = 1; k <= L_; ++k) {
+      const long long outer = src / span_[k] * span_[k], inner = src / span_[k - 1] * span_[k - 1];
+      const long long* prefix = &prefix_[static_cast<std::size_t>(k) * N_];
+      const double* descent = &descent_[static_cast<std::size_t>(k) * N_];
+      for (long long x = outer; x < outer + span_[k]; ++x) {
+        if (x == inner) {
+          x += span_[k - 1] - 1;
+          continue;
+        }
+        cost[x] = climb(k, prefix[x]) + descent[x];
+        hops[x] = 2 * k;
+      }
+    }
+  }
+
+ private:
+  int port(int level, NodeId x) const { return static_cast<int>(x / below_[level] % ports_[level]); }
+
+  // The cost of the climb from the present source through the ports of prefix p (depth k).
+  double climb(int k, long long p) {
+    if (climb_seen_[k][p] == stamp_) return climb_cost_[k][p];
+    const long long parent = p / ports_[k - 1];
+    const double below = climb(k - 1, parent);
+    const LinkId link = tree_.up_link(climb_node_[k - 1][parent], static_cast<int>(p % ports_[k - 1]));
+    climb_cost_[k][p] = below + lw_[link];
+    climb_node_[k][p] = net_.link_dst(link);
+    climb_seen_[k][p] = stamp_;
+    return climb_cost_[k][p];
+  }
+
+  const Network& net_;
+  const FatTreeShape& tree_;
+  const std::vector<long long>& below_;
+  const std::vector<double>& lw_;
+  int L_, N_;
+  std::vector<long long> span_, prefixes_, blocks_;
+  std::vector<int> ports_;
+  std::vector<std::vector<double>> climb_cost_;
+  std::vector<std::vector<NodeId>> climb_node_;
+  std::vector<std::vector<std::uint32_t>> climb_seen_;
+  std::uint32_t stamp_ = 0;
+  std::vector<double> descent_;      // [k * N + x]
+  std::vector<long long> prefix_;    // [k * N + x]: x's first k up ports, as one number
+};
+
 class FatTreeRouting final : public RoutingModel {
  public:
   FatTreeRouting(const Network& net, bool simgrid)
       : net_(net), tree_(fat_tree_of(net, simgrid ? "simgrid" : "dmodk")), simgrid_(simgrid) {
     for (int l = 0; l < tree_.levels(); ++l) single_cables_ = single_cables_ && tree_.cables(l) == 1;
+    below_.assign(tree_.levels() + 1, 1);
+    for (int l = 1; l <= tree_.levels(); ++l) below_[l] = below_[l - 1] * tree_.up(l - 1);
   }
 
   std::string name() const override { return simgrid_ ? "simgrid" : "dmodk"; }
@@ -52,9 +199,27 @@ class FatTreeRouting final : public RoutingModel {
     return path;
   }
 
+  // dmodk, and simgrid without parallel cables (the same routes): one choice per vertex.
+  bool next_link_is_formula() const override { return !simgrid_ || single_cables_; }
+
+  LinkId next_link(NodeId at, NodeId dst) const override {
+    if (!next_link_is_formula()) return RoutingModel::next_link(at, dst);
+    check_host(dst);
+    if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
+    if (at == dst) return -1;
+    const int lv = tree_.level(at);
+    return tree_.is_ancestor(at, dst) ? tree_.down_link(at, dmodk_down_port(lv, dst))
+                                      : tree_.up_link(at, up_port(lv, dst));
+  }
+
+  std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const override {
+    if (!next_link_is_formula() || !FatTreeRouteCosts::fits(tree_)) return nullptr;
+    return std::make_unique<FatTreeRouteCosts>(net_, tree_, *this, below_, link_weight);
+  }
+
   std::vector<LinkId> next_links(NodeId dst) const override {
     check_host(dst);
-    if (simgrid_ && !single_cables_) {
+    if (!next_link_is_formula()) {
       // SimGrid's cable down the tree depends on the source: find out whether two routes to dst
       // really part, from the routes themselves.
       try {
@@ -64,14 +229,8 @@ class FatTreeRouting final : public RoutingModel {
                     "routing 'dmodk' takes the same switches with cables chosen by the destination, docs/model.md)");
       }
     }
-    // dmodk, and simgrid without parallel cables (the same routes): one choice per vertex.
     std::vector<LinkId> next(net_.num_vertices(), -1);
-    for (NodeId v = 0; v < net_.num_vertices(); ++v) {
-      if (v == dst) continue;
-      const int lv = tree_.level(v);
-      next[v] = tree_.is_ancestor(v, dst) ? tree_.down_link(v, dmodk_down_port(lv, dst))
-                                          : tree_.up_link(v, up_port(lv, dst));
-    }
+    for (NodeId v = 0; v < net_.num_vertices(); ++v) next[v] = next_link(v, dst);
     return next;
   }
 
@@ -85,9 +244,7 @@ class FatTreeRouting final : public RoutingModel {
   // SimGrid's d-mod-k: the destination's index divided by the parents of every level below,
   // modulo this level's up ports.
   int up_port(int level, NodeId dst) const {
-    long long d = dst;
-    for (int i = 0; i < level; ++i) d /= tree_.up(i);
-    return static_cast<int>(d % (static_cast<long long>(tree_.up(level)) * tree_.cables(level)));
+    return static_cast<int>(dst / below_[level] % (static_cast<long long>(tree_.up(level)) * tree_.cables(level)));
   }
 
   // dmodk down from a level-`level` switch: the child on the destination's side, by the cable
@@ -123,6 +280,7 @@ class FatTreeRouting final : public RoutingModel {
   const FatTreeShape& tree_;
   bool simgrid_;
   bool single_cables_ = true;
+  std::vector<long long> below_;  // w_0 ... w_{l-1}: the parents of every level below level l
 };
 
 }  // namespace

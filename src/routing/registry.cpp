@@ -28,6 +28,13 @@ std::vector<LinkId> RoutingModel::next_links(NodeId dst) const {
   return next;
 }
 
+LinkId RoutingModel::next_link(NodeId at, NodeId dst) const {
+  if (!network().contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
+  return next_links(dst)[at];
+}
+
+std::unique_ptr<RouteCosts> RoutingModel::route_costs(const std::vector<double>&) const { return nullptr; }
+
 std::vector<std::string> routing_names() { return {"bgq", "dor", "simgrid", "dmodk", "minimal", "shortest", "table"}; }
 
 std::unique_ptr<RoutingModel> make_routing(const std::string& name, const Network& net) {

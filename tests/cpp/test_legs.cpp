@@ -149,6 +149,112 @@ TEST(Legs, NetworksTooLargeForTheTablesAreRefusedUpFront) {
   }
 }
 
+// The same routing without its formula: Legs keeps tables built from its next_links.
+class TablesOnly final : public RoutingModel {
+ public:
+  explicit TablesOnly(const RoutingModel& inner) : inner_(inner) {}
+  std::string name() const override { return inner_.name(); }
+  const Network& network() const override { return inner_.network(); }
+  LinkPath route(NodeId s, NodeId d) const override { return inner_.route(s, d); }
+  std::vector<LinkId> next_links(NodeId dst) const override { return inner_.next_links(dst); }
+
+ private:
+  const RoutingModel& inner_;
+};
+
+TEST(Legs, FatTreesAndDragonfliesAskTheRoutingsFormulaAndKeepNoTables) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fattree:2;4,4;1,2;1,1", "dmodk"},       {"fattree:2;4,4;1,2;1,2", "dmodk"},
+      {"fattree:3;2,2,3;1,2,2;1,2,1", "dmodk"}, {"fattree:2;4,4;1,2;1,1", "simgrid"},
+      {"dragonfly:3,1;2,1;3,1;2", "minimal"},   {"dragonfly:2,2;3,1;4,2;1", "minimal"},
+      {"dragonfly:4,1;1,1;4,1;3", "simgrid"},
+  };
+  for (const auto& [spec, name] : cases) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing(name, net);
+    ASSERT_TRUE(routing->next_link_is_formula()) << spec << " " << name;
+    const TablesOnly tables(*routing);
+    const Legs formula(net, *routing), table(net, tables);
+    ASSERT_TRUE(formula.formula()) << spec;
+    ASSERT_FALSE(table.formula()) << spec;
+    ASSERT_EQ(formula.terminals(), table.terminals()) << spec;
+    for (int t = 0; t < static_cast<int>(table.terminals().size()); ++t)
+      for (NodeId v = 0; v < net.num_vertices(); ++v) {
+        ASSERT_EQ(formula.next(t, v), table.next(t, v)) << spec << " " << name << " to " << t << " at " << v;
+        ASSERT_EQ(formula.hops(t, v), table.hops(t, v)) << spec << " " << name << " to " << t << " at " << v;
+      }
+  }
+  // SimGrid's own routes where they depend on the source, or are not paths, have no formula.
+  EXPECT_FALSE(make_routing("simgrid", parse_network("fattree:2;4,4;1,2;1,2"))->next_link_is_formula());
+  EXPECT_FALSE(make_routing("simgrid", parse_network("dragonfly:3,1;2,1;3,1;2"))->next_link_is_formula());
+  EXPECT_FALSE(make_routing("shortest", switched(3, 5, 1, 1))->next_link_is_formula());
+}
+
+// Costed all at once from or to one host, a route costs what its links weigh one by one.
+TEST(Legs, RouteCostsFromAndToOneHostAreTheRoutesWeights) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fattree:2;4,4;1,2;1,1", "dmodk"},        {"fattree:2;4,4;1,2;1,2", "dmodk"},
+      {"fattree:3;2,2,3;1,2,2;1,2,1", "dmodk"},  {"fattree:3;3,2,2;2,3,2;1,2,2", "dmodk"},
+      {"fattree:2;2,2;1,2;2,2", "dmodk"},        {"fattree:3;4,4,4;1,4,4;1,1,1", "simgrid"},
+      {"dragonfly:3,1;2,1;3,1;2", "minimal"},    {"dragonfly:2,2;3,1;4,2;1", "minimal"},
+      {"dragonfly:4,1;1,1;4,1;3", "simgrid"},
+  };
+  Rng rng(5);
+  for (const auto& [spec, name] : cases) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing(name, net);
+    std::vector<double> lw(net.num_links());
+    for (double& w : lw) w = static_cast<double>(rng.below(1000)) / 64;  // sums exact in any order
+    const auto costs = routing->route_costs(lw);
+    ASSERT_NE(costs, nullptr) << spec;
+    const auto& hosts = net.endpoints();
+    std::vector<double> from_cost, to_cost;
+    std::vector<int> from_hops, to_hops;
+    for (std::size_t a = 0; a < hosts.size(); ++a) {
+      costs->from(hosts[a], from_cost, from_hops);
+      costs->to(hosts[a], to_cost, to_hops);
+      for (std::size_t b = 0; b < hosts.size(); ++b) {
+        const auto weigh = [&](const LinkPath& p) {
+          double c = 0;
+          for (LinkId l : p) c += lw[l];
+          return c;
+        };
+        const LinkPath out = routing->route(hosts[a], hosts[b]), in = routing->route(hosts[b], hosts[a]);
+        ASSERT_EQ(from_cost[b], weigh(out)) << spec << " " << a << "->" << b;
+        ASSERT_EQ(from_hops[b], static_cast<int>(out.size())) << spec << " " << a << "->" << b;
+        ASSERT_EQ(to_cost[b], weigh(in)) << spec << " " << b << "->" << a;
+        ASSERT_EQ(to_hops[b], static_cast<int>(in.size())) << spec << " " << b << "->" << a;
+      }
+    }
+  }
+  // Where routes cannot be told by formula, nor can their costs.
+  const Network parallel = parse_network("fattree:2;4,4;1,2;1,2");
+  EXPECT_EQ(make_routing("simgrid", parallel)->route_costs(std::vector<double>(parallel.num_links(), 1.0)), nullptr);
+  const Network net = switched(3, 5, 1, 1);
+  EXPECT_EQ(make_routing("shortest", net)->route_costs(std::vector<double>(net.num_links(), 1.0)), nullptr);
+}
+
+// 9,216 endpoints with 1,536 routers: tables would take 99 million entries.
+TEST(Legs, ATenThousandEndpointDragonflyPlansWithoutTables) {
+  const Network net = parse_network("dragonfly:16,1;6,1;16,1;6");
+  const auto minimal = make_routing("minimal", net);
+  const Legs legs(net, *minimal);
+  EXPECT_TRUE(legs.formula());
+  EXPECT_EQ(legs.terminals().size(), 9216u);
+  EXPECT_EQ(legs.hops(legs.terminal_index(9215), 0), 6);  // local, green, blue, green, black, local
+  LinkPath leg;
+  legs.append_leg(0, 9215, leg);
+  EXPECT_EQ(leg, minimal->route(0, 9215));
+  // SimGrid's routes, not paths there, are refused for what they are, not for their size.
+  const auto simgrid = make_routing("simgrid", net);
+  try {
+    Legs refused(net, *simgrid);
+    FAIL() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("routing 'minimal'"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Legs, TheValidatorRefusesAWalkNoChainOfRoutesMakes) {
   const Network net = switched(5, 5, 0, 2);  // a ring of five switches, one endpoint each
   const auto routing = make_shortest_routing(net);

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -96,6 +98,27 @@ TEST(NetworkPattern, MoeWeighsAFewSeededHotDestinations) {
   EXPECT_NE(network_pattern("moe", net, o).weights, p.weights);
   o.hot = 33;
   EXPECT_THROW(network_pattern("moe", net, o), Error);
+}
+
+TEST(NetworkPattern, MoesHotFactorIsEightUnlessGivenAndMustBePositive) {
+  const Network net = parse_network("torus:4x8");
+  NetworkPatternOptions o;
+  EXPECT_EQ(o.hot_factor, kMoeHotFactor);
+  EXPECT_EQ(kMoeHotFactor, 8.0);
+  const auto eight = network_pattern("moe", net, o);
+  o.hot_factor = 2.5;
+  const auto p = network_pattern("moe", net, o);
+  ASSERT_EQ(p.pairs, eight.pairs);  // the same hot destinations, weighed less
+  for (std::size_t i = 0; i < p.pairs.size(); ++i) EXPECT_EQ(p.weights[i], eight.weights[i] == 8 ? 2.5 : 1.0);
+  for (double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    o.hot_factor = bad;
+    try {
+      network_pattern("moe", net, o);
+      FAIL() << bad;
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("positive, finite hot factor"), std::string::npos) << e.what();
+    }
+  }
 }
 
 // Every block of m_0 hosts below a level-1 switch sends to destinations of one class of

@@ -59,6 +59,24 @@ def test_moe_hot_destinations_receive_eight_times_as_much(optiq_cli):
     assert total == (16 * 15 + 2 * 15 * 7) * 2**20
 
 
+def test_moe_hot_factor_sets_what_hot_destinations_receive(optiq_cli):
+    doc = plan(optiq_cli, FATTREE, "--pattern", "moe", "--dests", "2", "--hot-factor", "2.5", "--bytes", "1MiB",
+               "--planner", "default")
+    assert results(doc)["default"]["metrics"]["total_bytes"] == (16 * 15 - 2 * 15) * 2**20 + 2 * 15 * 5 * 2**19
+    # The same hot destinations as with the default factor, and the same jobs.
+    default = plan(optiq_cli, FATTREE, "--pattern", "moe", "--dests", "2", "--bytes", "1MiB", "--planner", "default")
+    assert doc["jobs"] == default["jobs"] == 240
+
+
+@pytest.mark.parametrize("command", ["plan", "simulate"])
+@pytest.mark.parametrize("value", ["0", "-1", "abc", "nan", "inf", "1e7"])
+def test_bad_hot_factors_exit_2_naming_the_option(optiq_cli, command, value):
+    proc = optiq_cli(command, "--topology", FATTREE, "--pattern", "moe", "--hot-factor", value, "--planner", "default",
+                     check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert "--hot-factor" in proc.stderr.strip().splitlines()[-1], proc.stderr
+
+
 def test_seeds_reproduce_and_change_permutations(optiq_cli, tmp_path):
     def jobs(seed):
         out = tmp_path / f"p{seed}.json"
@@ -76,6 +94,8 @@ def test_seeds_reproduce_and_change_permutations(optiq_cli, tmp_path):
      "two different groups"),
     (["--topology", FATTREE, "--pattern", "permutation", "--sources", "3"], "does not take --sources"),
     (["--topology", FATTREE, "--pattern", "moe", "--dests", "17"], "hot destinations"),
+    (["--topology", FATTREE, "--pattern", "permutation", "--hot-factor", "2"], "does not take --hot-factor"),
+    (["--topology", FATTREE, "--pattern", "disjoint", "--hot-factor", "2"], "does not take --hot-factor"),
 ])
 def test_patterns_that_do_not_apply_exit_2_with_one_line(optiq_cli, args, needle):
     proc = optiq_cli("plan", *args, "--planner", "default", check=False)

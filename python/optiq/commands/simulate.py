@@ -8,7 +8,7 @@ from ..progress import Progress
 from ..simulation import smpi
 from ..simulation.background import Background
 from ..simulation.experiment import MPI, Setup, simulate
-from ..workload import PATTERN_HELP, PATTERN_RULE, add_count_arguments, pattern_names
+from ..workload import PATTERN_HELP, PATTERN_RULE, add_count_arguments, add_hot_factor_argument, pattern_names
 from .common import INFLIGHT_MAX, REPEATS_MAX, add_planner_arguments, planner_list, planner_options, print_json
 from .. import _core
 
@@ -65,6 +65,7 @@ def register(subparsers) -> None:
     pat.add_argument("--bytes", type=size_spec, default="8MiB", metavar="SIZE",
                      help="bytes per pair of a pattern (default: %(default)s)")
     add_count_arguments(pat)
+    add_hot_factor_argument(pat)
     add_planner_arguments(p, default="default,heu1,heu2,mcf", heu2_chunk_flag="--heu2-chunk")
     rt = p.add_argument_group("runtime")
     rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"), help="(default: %(default)s)")
@@ -128,6 +129,7 @@ def setup_from(args) -> Setup:
     return Setup(topology=args.topology, routing=args.routing, requests=args.requests,
                  pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
+                 hot_factor=args.hot_factor,
                  transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
                  max_inflight=args.max_inflight, dispatch=args.dispatch, min_gain=args.min_gain,
                  iterations=args.iterations, verify=args.verify, latency=args.latency,

@@ -42,6 +42,7 @@ class Setup:
     start_src: int = -1
     start_dst: int = -1
     seed: int = 0
+    hot_factor: float | None = None  # moe; None: the core's MOE_HOT_FACTOR
     transport: str = "p2p"
     chunk: str = "0"
     threshold: str = "16KiB"
@@ -101,7 +102,7 @@ def _workload(s: Setup, net) -> Workload:
         jobs = read_requests(s.requests, net.num_vertices)
         check_simulated_jobs(net, jobs, s.requests)
         return Workload(net, routing, jobs, s.requests)
-    jobs = pattern_jobs(net, s.pattern, s.bytes, s.sources, s.dests, s.start_src, s.start_dst, s.seed)
+    jobs = pattern_jobs(net, s.pattern, s.bytes, s.sources, s.dests, s.start_src, s.start_dst, s.seed, s.hot_factor)
     return Workload(net, routing, jobs, s.pattern)
 
 
