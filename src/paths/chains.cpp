@@ -131,8 +131,8 @@ class ChainPricer {
   }
 
   // For the destination: the cost of its default route from every vertex (the tree of its
-  // routes, each vertex once).
-  // Where routes are costed in bulk only the terminals' entries are kept (legs start there).
+  // routes, each vertex once). Where routes are costed in bulk, from every terminal only (legs
+  // start there).
   void prepare(NodeId dst) {
     const int n = net_.num_vertices();
     dst_ = dst;
@@ -174,7 +174,6 @@ class ChainPricer {
       }
       if (into_hops_[v] < 0) into_hops_[v] = 0;  // no route from here
     }
-    heuristic_ready_ = false;
   }
 
   // The heuristic of the searches towards the destination, computed the first time a job
