@@ -117,10 +117,10 @@ def stage_random(nodes: list) -> list:
     return rows
 
 
-def stage_transports(nodes: list) -> list:
+def stage_transports(nodes: list, patterns=PATTERNS) -> list:
     rows = []
     for n in nodes:
-        for p in PATTERNS:
+        for p in patterns:
             for transport in ("p2p", "rma"):
                 run(rows, {"nodes": n, "pattern": p, "transport": transport},
                     Setup(SHAPES[n], pattern=p, transport=transport), ["heu2", "mcf"])
@@ -133,10 +133,10 @@ EAGER_INFLIGHT = 32
 EAGER_CHUNK = "128KiB"
 
 
-def stage_dispatch(nodes: list, dispatches=("paced", "eager")) -> list:
+def stage_dispatch(nodes: list, dispatches=("paced", "eager"), patterns=PATTERNS) -> list:
     rows = []
     for n in nodes:
-        for p in PATTERNS:
+        for p in patterns:
             for dispatch in dispatches:
                 eager = dispatch == "eager"
                 run(rows, {"nodes": n, "pattern": p, "dispatch": dispatch},
@@ -204,7 +204,7 @@ def main() -> int:
     parser.add_argument("--planners", default=None,
                         help="patterns and fabrics stages: planners to run (default: default,heu1,heu2,mcf; "
                              "fabrics: default,heu1,heu2,optimal,mcf)")
-    parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns stage: patterns to run")
+    parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns, transports and dispatch stages: 1:8 patterns to run")
     parser.add_argument("--dispatch", default="paced,eager", help="dispatch stage: dispatches to run")
     parser.add_argument("--families", default=",".join(FABRICS), help="fabrics stage: network families to run")
     parser.add_argument("--merge", action="store_true",
@@ -225,7 +225,9 @@ def main() -> int:
             rows = stage_fabrics(nodes, args.planners.split(",") if args.planners else FABRIC_PLANNERS,
                                  args.families.split(","))
         elif stage == "dispatch":
-            rows = stage_dispatch(nodes, args.dispatch.split(","))
+            rows = stage_dispatch(nodes, args.dispatch.split(","), args.patterns.split(","))
+        elif stage == "transports":
+            rows = stage_transports(nodes, args.patterns.split(","))
         else:
             rows = STAGES[stage](nodes)
         save(stage, rows, args.merge, time.perf_counter() - start)
