@@ -14,7 +14,8 @@ namespace {
 // search converges onto the bottleneck cut from below, and the last crumb is rounding.
 constexpr double kFeasible = 1e-9;
 // Rounds of the parametric search. Each round's cut is one the next T satisfies, so rounds
-// are few (two or three on tori); the cap only guards against rounding loops.
+// are few (3.6 on average and at most 8 per destination on Mira 1024's 1:8 patterns, 5.2 and
+// 13 at 4096); the cap only guards against rounding loops.
 constexpr int kMaxRounds = 100;
 // Flow below this fraction of the demand is left out of the paths (rounding residue).
 constexpr double kCrumb = 1e-9;
