@@ -74,7 +74,7 @@ Plan plan_maxflow(const Network& topo, const RoutingModel& routing, const std::v
   }
   std::vector<NodeId> order;
   for (const auto& [sink, bytes] : sink_bytes) order.push_back(sink);
-  std::stable_sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return sink_bytes[a] > sink_bytes[b]; });
+  std::stable_sort(order.begin(), order.end(), [&](NodeId a, NodeId b) { return sink_bytes.at(a) > sink_bytes.at(b); });
 
   std::size_t done = 0;
   for (NodeId sink : order) {
