@@ -25,6 +25,10 @@
 
 namespace optiq {
 
+// Whether the network is direct: no switch anywhere, and every link the default route between
+// its own two ends. Cheap where a torus hint answers; otherwise one route per link.
+bool links_are_legs(const Network& net, const RoutingModel& routing);
+
 class Legs {
  public:
   // Throws optiq::Error when an overlay network needs tables and is too large for them

@@ -107,6 +107,15 @@ void bind_plan(nb::module_& m) {
       "topology"_a, "routing"_a, "jobs"_a, "epsilon"_a = 0.02, "max_iterations"_a = 300, "hop_bound"_a = -1,
       "min_path_bytes"_a = 65536, "max_paths"_a = 0, "forward_bandwidth"_a = 0.0, "max_proxies"_a = -1,
       "progress"_a = nb::none(), "Max-concurrent-flow plan with a proven lower bound on the fluid transfer time (no LP solver).");
+  m.def(
+      "plan_maxflow",
+      [](const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, Bytes min_path_bytes,
+         int max_paths, Progress progress) {
+        return plan_maxflow(topo, routing, jobs, min_path_bytes, max_paths, progress);
+      },
+      "topology"_a, "routing"_a, "jobs"_a, "min_path_bytes"_a = 65536, "max_paths"_a = 0, "progress"_a = nb::none(),
+      "Per destination, heaviest first, the max-flow paths that finish soonest over the capacity earlier "
+      "destinations left; networks without switches only (raises optiq.Error elsewhere).");
   m.def("split_by_shares", &split_by_shares, "bytes"_a, "shares"_a);
   m.def("merge_small_parts", &merge_small_parts, "parts"_a, "min_bytes"_a);
   m.def("planner_names", &planner_names);
@@ -125,7 +134,7 @@ void bind_plan(nb::module_& m) {
       },
       "name"_a, "topology"_a, "routing"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1, "maxload"_a = 16,
       "chunk"_a = 65536, "candidates"_a = nb::none(), "progress"_a = nb::none(),
-      "Run a planner by name ('default', 'heu1', 'heu2').");
+      "Run a planner by name (planner_names(): 'default', 'heu1', 'heu2', 'mcf', 'maxflow').");
 }
 
 }  // namespace optiq::py

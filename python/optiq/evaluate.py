@@ -17,8 +17,8 @@ class PlannerOptions:
     chunk: int = 64 * 1024         # heu2
     epsilon: float = 0.02          # mcf: target gap to its bound
     gap: float = 1e-6              # opt, optimal: column generation stops at this gap
-    min_path_bytes: int = 64 * 1024  # opt, optimal, mcf
-    max_paths: int | None = None   # opt, optimal, mcf
+    min_path_bytes: int = 64 * 1024  # opt, optimal, mcf, maxflow
+    max_paths: int | None = None   # opt, optimal, mcf, maxflow
     forward_bandwidth: float | None = None  # opt, optimal, mcf: bytes/s a node can relay
     max_proxies: int | None = None  # mcf: forwarding endpoints per path (None: no limit)
 
@@ -82,6 +82,12 @@ def _mcf(workload, o, candidates, progress):
                     "constraint_cost": r.plan_seconds / r.flow_seconds - 1 if r.flow_seconds > 0 else 0.0}
 
 
+def _maxflow(workload, o, candidates, progress):
+    plan = _core.plan_maxflow(workload.network, workload.routing, workload.jobs, min_path_bytes=o.min_path_bytes,
+                              max_paths=o.max_paths or 0, progress=progress)
+    return plan, {}
+
+
 def _opt(workload, o, candidates, progress):
     from .lp.planners import plan_opt
 
@@ -102,6 +108,7 @@ PLANNERS = {
     "opt": (_opt, True),
     "optimal": (_optimal, False),
     "mcf": (_mcf, False),
+    "maxflow": (_maxflow, False),
 }
 
 

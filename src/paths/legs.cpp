@@ -9,9 +9,6 @@
 
 namespace optiq {
 
-namespace {
-
-// Is every link the default route between its own two ends, with no switch anywhere?
 bool links_are_legs(const Network& net, const RoutingModel& routing) {
   for (NodeId v = 0; v < net.num_vertices(); ++v)
     if (net.kind(v) == VertexKind::Switch) return false;
@@ -30,8 +27,6 @@ bool links_are_legs(const Network& net, const RoutingModel& routing) {
   }
   return true;
 }
-
-}  // namespace
 
 Legs::Legs(const Network& net, const RoutingModel& routing, bool overlay) : net_(net), routing_(routing) {
   direct_ = !overlay && links_are_legs(net, routing);

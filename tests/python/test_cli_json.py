@@ -19,7 +19,7 @@ def document(proc):
 
 
 def test_every_planner_is_covered():
-    assert set(PLANNERS) == {"default", "heu1", "heu2", "opt", "optimal", "mcf"}
+    assert set(PLANNERS) == {"default", "heu1", "heu2", "opt", "optimal", "mcf", "maxflow"}
 
 
 @pytest.mark.parametrize("planner", PLANNERS)

@@ -12,7 +12,7 @@ def optiq(*args):
     return proc
 
 
-@pytest.mark.parametrize("planner", ["default", "heu1", "heu2", "opt", "mcf", "optimal"])
+@pytest.mark.parametrize("planner", ["default", "heu1", "heu2", "opt", "mcf", "optimal", "maxflow"])
 def test_requests_to_an_io_node_are_bound_by_its_two_io_links(tmp_path, planner):
     requests = tmp_path / "jobs.txt"
     # Vertex 128 is the I/O node of the only pset; three nodes send 8 MB to it, it sends 1 MB back.
@@ -28,6 +28,8 @@ def test_requests_to_an_io_node_are_bound_by_its_two_io_links(tmp_path, planner)
     if planner in ("opt", "mcf", "optimal"):
         assert result["bound_seconds"] == pytest.approx(two_links, rel=1e-9)
         assert seconds <= two_links * 1.02
+    if planner == "maxflow":  # one sink: the max-flow is the optimum
+        assert seconds == pytest.approx(two_links, rel=1e-6)
 
 
 def test_an_io_spec_that_is_not_whole_psets_is_one_line():

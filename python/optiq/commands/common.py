@@ -33,7 +33,8 @@ def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "defau
                    help=f"comma-separated planners among {', '.join(planner_names())}: default is the "
                         "network's own route; heu1/heu2 the thesis heuristics; opt the thesis LP over k candidates; "
                         "optimal the LP over all paths (column generation); mcf a certified approximation without "
-                        "an LP solver (default: %(default)s)")
+                        "an LP solver; maxflow max-flow paths per destination, heaviest first, for many holders "
+                        "sending to a few sinks (networks without switches only) (default: %(default)s)")
     g.add_argument("--k", type=integer(1, K_MAX), default=50,
                    help="candidate paths per job for heu1/heu2/opt (default: 50)")
     g.add_argument("--hop-bound", type=integer(0, HOPS_MAX, sentinel=-1), default=-1, metavar="H",
@@ -48,9 +49,9 @@ def add_planner_arguments(parser: argparse.ArgumentParser, default: str = "defau
     g.add_argument("--gap", type=real(0, 1, high_open=True), default=1e-6,
                    help="opt/optimal: stop column generation at this relative gap (default: 1e-6)")
     g.add_argument("--min-path-bytes", type=byte_size, default="64KiB", metavar="SIZE",
-                   help="opt/optimal/mcf: no path carries fewer bytes (default: 64KiB, one chunk)")
+                   help="opt/optimal/mcf/maxflow: no path carries fewer bytes (default: 64KiB, one chunk)")
     g.add_argument("--max-paths", type=integer(1, PATHS_MAX), default=None, metavar="N",
-                   help="opt/optimal/mcf: at most N paths per job (default: no limit)")
+                   help="opt/optimal/mcf/maxflow: at most N paths per job (default: no limit)")
     g.add_argument("--max-proxies", type=integer(0, PATHS_MAX), default=None, metavar="N",
                    help="mcf: at most N endpoints forward on each path (default: no limit; 1 is "
                         "Valiant-style routing through one chosen endpoint)")

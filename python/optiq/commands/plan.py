@@ -21,6 +21,7 @@ EXAMPLES = """examples:
   optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --pattern group-to-group --planner default,mcf
   optiq plan --topology 'fattree:2;4,4;1,2;1,1' --pattern dmodk-adversarial --planner default,heu2,mcf
   optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
+  optiq plan --topology mira:512+io --requests to_io_nodes.txt --planner default,heu2,mcf,maxflow
 
 Fat-trees and dragonflies take SimGrid's topo_parameters and route as SimGrid does ('simgrid').
 Where those routes cannot be planned with (a fat-tree with parallel cables, whose cable down the
