@@ -17,6 +17,15 @@ using namespace nb::literals;
 
 namespace optiq::py {
 
+namespace {
+
+NodeId checked_vertex(const Network& n, NodeId v) {
+  if (!n.contains(v)) throw Error("no vertex " + std::to_string(v) + " in " + n.spec());
+  return v;
+}
+
+}  // namespace
+
 void bind_topology(nb::module_& m) {
   nb::class_<TorusShape>(m, "TorusShape", "What a torus or mesh generator knows beside the graph: shape, "
                                           "coordinates and which link leaves each node by each port.")
@@ -69,7 +78,13 @@ void bind_topology(nb::module_& m) {
       .def_prop_ro("num_vertices", &Network::num_vertices)
       .def_prop_ro("endpoints", &Network::endpoints, "Vertices that host ranks, ascending.")
       .def_prop_ro("num_endpoints", [](const Network& n) { return static_cast<int>(n.endpoints().size()); })
-      .def("kind", [](const Network& n, NodeId v) { return std::string(kind_name(n.kind(v))); }, "vertex"_a)
+      .def("kind", [](const Network& n, NodeId v) { return std::string(kind_name(n.kind(checked_vertex(n, v)))); },
+           "vertex"_a)
+      .def("vertex_name", [](const Network& n, NodeId v) { 
+             const std::string& name = n.vertex_name(checked_vertex(n, v));
+             return name.empty() ? std::to_string(v) : name;
+           }, "vertex"_a,
+           "The vertex's name: 'io3' for an I/O node, its number where it has none.")
       .def_prop_ro("num_links", &Network::num_links)
       .def("link_src", &Network::link_src, "link"_a)
       .def("link_dst", &Network::link_dst, "link"_a)

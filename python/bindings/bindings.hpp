@@ -6,4 +6,5 @@ namespace optiq::py {
 void bind_topology(nanobind::module_& m);
 void bind_pattern(nanobind::module_& m);
 void bind_plan(nanobind::module_& m);
+void bind_io(nanobind::module_& m);
 }  // namespace optiq::py

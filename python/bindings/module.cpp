@@ -29,4 +29,5 @@ NB_MODULE(_core, m) {
   optiq::py::bind_topology(m);
   optiq::py::bind_pattern(m);
   optiq::py::bind_plan(m);
+  optiq::py::bind_io(m);
 }

@@ -27,6 +27,20 @@ def comparison_table(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def text_table(rows: list[dict]) -> str:
+    """Rows of equal keys as aligned columns: the first left-aligned, the others right-aligned."""
+    if not rows:
+        return ""
+    keys = list(rows[0])
+    cells = [[str(r[k]) for k in keys] for r in rows]
+    widths = [max(len(k), *(len(c[i]) for c in cells)) for i, k in enumerate(keys)]
+
+    def line(values):
+        return "  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(values, widths)))
+
+    return "\n".join([line(keys), "-" * len(line(keys))] + [line(c) for c in cells])
+
+
 def metrics_row(metrics, label: str, seconds: float | None = None) -> dict:
     m = metrics
     return {
