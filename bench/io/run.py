@@ -1,0 +1,174 @@
+"""Two-phase I/O experiments: aggregator placement, aggregators x buffer size, sparse I/O and
+HACC-IO aggregation to bridge nodes, predicted by the fluid model and (sparse, hacc) simulated
+with SimGrid SMPI (docs/io.md).
+
+Stages (each writes results/<stage>.json; `report` turns them into results/README.md and PNGs):
+  placement  the seed's placement benchmark (mira:512, 16 ranks/node, 0-2 MB per rank, 16
+             aggregators, 16 MB buffers): every strategy x planner, beside tessier2016's MBps
+  buffers    aggregators per I/O node x buffer size (8/16/32 x 8/16/32 MB) at 1,024 nodes, 1 MB
+             per rank, beside tessier2016's table
+  sparse     bui2014's uniform and Pareto sparse data (20% of nodes hold data) at 512-4096
+             nodes: the aggregation phase under default routes, heu2, mcf and maxflow; simulated
+             at --simulate nodes
+  hacc       HACC-IO (8 ranks/node, 700-800 KB per rank) gathered on every node and sent to its
+             bridge node (thesis 6.5.3, Fig. 19): MPI_Alltoallv against optiq, simulated
+
+  .venv/bin/python bench/io/run.py all
+  .venv/bin/python bench/io/run.py hacc --nodes 512,1024
+  .venv/bin/python bench/io/run.py report
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from optiq import _core
+from optiq.aggregation import evaluate_placements, io_data, io_groups
+from optiq.simulation.experiment import Setup, simulate
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results"
+PLANNERS = ["default", "heu2", "mcf", "maxflow"]
+HACC_PARTICLES = "uniform:18400:21000"  # 700-800 KB per rank at 38 bytes per particle
+
+
+def log(text: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
+
+
+def save(stage: str, rows: list, seconds: float) -> None:
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    (RESULTS / f"{stage}.json").write_text(json.dumps({"stage": stage, "wall_seconds": seconds, "rows": rows},
+                                                       indent=1) + "\n")
+
+
+def network(nodes: int):
+    net = _core.parse_network(f"mira:{nodes}+io")
+    return net, _core.make_routing("bgq", net)
+
+
+def predicted_rows(nodes, data, placements, planners, aggregators, buffer, label) -> list:
+    net, routing = network(nodes)
+    groups = io_groups(net, routing, data)
+    total = sum(g.file_bytes for g in groups)
+    rows = []
+    for r in evaluate_placements(net, routing, groups, placements, planners, aggregators, buffer):
+        rows.append({**label, **r.json(), "bytes": total,
+                     "mbps": total / r.total_seconds / 1e6 if r.total_seconds > 0 else None})
+        log(f"  {r.placement:15} {r.planner:8} aggregation {r.aggregation_seconds * 1e3:8.3f} ms, "
+            f"I/O {r.io_seconds * 1e3:8.3f} ms, total {r.total_seconds * 1e3:8.3f} ms ({r.placement_seconds:.1f} s to place)")
+    return rows
+
+
+def stage_placement(args) -> list:
+    log("placement: mira:512+io, 16 ranks/node, 0-2 MB per rank, 16 aggregators, 16 MiB")
+    data = io_data(512, 16, "uniform:0:2MB", 1.0, args.seed)
+    return predicted_rows(512, data, _core.placement_names(), ["default", "mcf"], 16, 16 << 20, {"nodes": 512})
+
+
+def stage_buffers(args) -> list:
+    rows = []
+    data = io_data(1024, 16, "1MB", 1.0, args.seed)
+    for aggregators in (8, 16, 32):
+        for mb in (8, 16, 32):
+            log(f"buffers: {aggregators} aggregators, {mb} MiB")
+            rows += predicted_rows(1024, data, ["topology-aware"], ["default", "mcf"], aggregators, mb << 20,
+                                   {"nodes": 1024, "aggregators": aggregators, "buffer_mib": mb})
+    return rows
+
+
+def write_requests(jobs: list, path: Path) -> str:
+    path.write_text("".join(f"{j.src} {j.dst} {j.bytes}\n" for j in jobs))
+    return str(path)
+
+
+def simulated_rows(nodes: int, jobs: list, label: dict, planners: list, tmp: Path) -> list:
+    """MPI_Alltoallv and optiq with each planner moving `jobs` on the simulated torus of mira:N."""
+    requests = write_requests(jobs, tmp / f"requests-{nodes}-{len(jobs)}.txt")
+    rows = []
+    for r in simulate(Setup(f"mira:{nodes}", requests=requests), planners):
+        rows.append({**label, "bytes": sum(j.bytes for j in jobs), **{k: r[k] for k in ("planner", "simulated_seconds", "predicted_seconds", "wall_seconds")
+                                 if k in r}})
+        log(f"  {r['planner']:14} {r['simulated_seconds'] * 1e3:9.3f} ms simulated "
+            f"(predicted {r['predicted_seconds'] * 1e3:8.3f}), {r['wall_seconds']:6.1f} s wall")
+    return rows
+
+
+def stage_sparse(args) -> list:
+    rows = []
+    laws = {"uniform": "uniform:0:4MiB", "pareto": "pareto:1.2:64KiB:64MiB"}
+    with tempfile.TemporaryDirectory(prefix="optiq-io-") as tmp:
+        for nodes in args.nodes or (512, 1024, 2048, 4096):
+            for name, law in laws.items():
+                log(f"sparse {name}: mira:{nodes}+io, 20% of nodes hold {law}")
+                data = io_data(nodes, 1, law, 0.2, args.seed)
+                label = {"nodes": nodes, "distribution": name}
+                rows += [{**r, "kind": "predicted"} for r in
+                         predicted_rows(nodes, data, ["topology-aware"], PLANNERS, 16, 16 << 20, label)]
+                if nodes in args.simulate:
+                    net, routing = network(nodes)
+                    groups = io_groups(net, routing, data)
+                    placed = [_core.place_aggregators("topology-aware", net, routing, g) for g in groups]
+                    jobs = _core.aggregation_jobs(groups, placed)[0]
+                    rows += [{**r, "kind": "simulated"} for r in
+                             simulated_rows(nodes, jobs, label, PLANNERS, Path(tmp))]
+                save("sparse", rows, 0)
+    return rows
+
+
+def bridge_jobs(nodes: int, seed: int) -> list:
+    """Every node's HACC data (its 8 ranks gathered) to the bridge its route to the I/O node
+    enters through; a bridge keeps its own."""
+    net, routing = network(nodes)
+    data = io_data(nodes, 8, None, 1.0, seed, hacc=HACC_PARTICLES)
+    io_of = _core.io_nodes_of_endpoints(net, routing)
+    jobs = []
+    for node in range(nodes):
+        size = sum(data.rank_items[node * 8:(node + 1) * 8]) * 38
+        bridge = net.link_src(routing.route(node, io_of[node])[-1])
+        if bridge != node and size:
+            jobs.append(_core.Job(node, bridge, size))
+    return jobs
+
+
+def stage_hacc(args) -> list:
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="optiq-io-") as tmp:
+        for nodes in args.nodes or (512, 1024):
+            log(f"hacc: mira:{nodes}, 8 ranks/node, {HACC_PARTICLES} particles per rank, to the bridge nodes")
+            rows += simulated_rows(nodes, bridge_jobs(nodes, args.seed), {"nodes": nodes}, ["heu2", "mcf", "maxflow"], Path(tmp))
+            save("hacc", rows, 0)
+    return rows
+
+
+STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
+    parser.add_argument("--nodes", default=None, help="comma-separated node counts (sparse: 512..4096; hacc: 512,1024)")
+    parser.add_argument("--simulate", default="1024", help="sparse: node counts also simulated (default: 1024)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
+    args = parser.parse_args()
+    args.nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else None
+    args.simulate = [int(x) for x in args.simulate.split(",") if x]
+    stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
+    for stage in stages:
+        start = time.perf_counter()
+        rows = STAGES[stage](args)
+        save(stage, rows, time.perf_counter() - start)
+        log(f"wrote {RESULTS / (stage + '.json')}")
+    from report import write_report  # noqa: E402  (plots need matplotlib; import only when reporting)
+
+    write_report(RESULTS)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
