@@ -71,4 +71,12 @@ def test_every_json_command_is_covered():
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     with_json = {name for name, p in commands.items() if any("--json" in a.option_strings for a in p._actions)}
-    assert with_json == {"plan", "show", "simulate", "run", "exchange"}
+    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan"}
+
+
+@pytest.mark.parametrize("planner", ["default", "heu2", "mcf", "maxflow"])
+def test_io_plan(optiq_cli, planner):
+    doc = document(optiq_cli("io-plan", "--topology", "bgq:2x4x4x4x1+io", "--ranks-per-node", "2", "--aggregators",
+                             "4", "--placement", "greedy,topology-aware", "--planner", planner, "--json", check=False))
+    assert [(r["placement"], r["planner"]) for r in doc["results"]] == [("greedy", planner),
+                                                                        ("topology-aware", planner)]
