@@ -9,9 +9,10 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
              per rank, beside tessier2016's table
   sparse     bui2014's uniform and Pareto sparse data (20% of nodes hold data) at 512-4096
              nodes: the aggregation phase under default routes, heu2, mcf and maxflow; simulated
-             at --simulate nodes
+             at --simulate nodes (default 512 and 1024)
   hacc       HACC-IO (8 ranks/node, 700-800 KB per rank) gathered on every node and sent to its
-             bridge node (thesis 6.5.3, Fig. 19): MPI_Alltoallv against optiq, simulated
+             bridge node (thesis 6.5.3, Fig. 19) at 512-4096 nodes: MPI_Alltoallv against optiq,
+             simulated at --simulate nodes, predicted at the others
 
   .venv/bin/python bench/io/run.py all
   .venv/bin/python bench/io/run.py hacc --nodes 512,1024
@@ -29,22 +30,36 @@ from pathlib import Path
 
 from optiq import _core
 from optiq.aggregation import evaluate_placements, io_data, io_groups
+from optiq.evaluate import PlannerOptions, run_planners
+from optiq.workload import Workload
 from optiq.simulation.experiment import Setup, simulate
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 PLANNERS = ["default", "heu2", "mcf", "maxflow"]
 HACC_PARTICLES = "uniform:18400:21000"  # 700-800 KB per rank at 38 bytes per particle
+HACC_PLANNERS = ["heu2", "mcf", "maxflow"]
 
 
 def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
+ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib")
+
+
 def save(stage: str, rows: list, seconds: float) -> None:
+    """Writes results/<stage>.json, keeping earlier rows these do not replace (other node counts)."""
     RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / f"{stage}.json").write_text(json.dumps({"stage": stage, "wall_seconds": seconds, "rows": rows},
-                                                       indent=1) + "\n")
+    path = RESULTS / f"{stage}.json"
+
+    def key(r):
+        return tuple(r.get(k, "simulated" if k == "kind" else None) for k in ROW_KEYS)
+
+    new = {key(r) for r in rows}
+    old = json.loads(path.read_text())["rows"] if path.is_file() else []
+    rows = [r for r in old if key(r) not in new] + rows
+    path.write_text(json.dumps({"stage": stage, "wall_seconds": seconds, "rows": rows}, indent=1) + "\n")
 
 
 def network(nodes: int):
@@ -139,9 +154,20 @@ def bridge_jobs(nodes: int, seed: int) -> list:
 def stage_hacc(args) -> list:
     rows = []
     with tempfile.TemporaryDirectory(prefix="optiq-io-") as tmp:
-        for nodes in args.nodes or (512, 1024):
+        for nodes in args.nodes or (512, 1024, 2048, 4096):
             log(f"hacc: mira:{nodes}, 8 ranks/node, {HACC_PARTICLES} particles per rank, to the bridge nodes")
-            rows += simulated_rows(nodes, bridge_jobs(nodes, args.seed), {"nodes": nodes}, ["heu2", "mcf", "maxflow"], Path(tmp))
+            jobs = bridge_jobs(nodes, args.seed)
+            if nodes in args.simulate:
+                rows += [{**r, "kind": "simulated"} for r in
+                         simulated_rows(nodes, jobs, {"nodes": nodes}, HACC_PLANNERS, Path(tmp))]
+            else:
+                net = _core.parse_network(f"mira:{nodes}")
+                workload = Workload(net, _core.make_routing("bgq", net), jobs, "hacc")
+                for r in run_planners(workload, ["default"] + HACC_PLANNERS, PlannerOptions()):
+                    rows.append({"nodes": nodes, "bytes": sum(j.bytes for j in jobs), "kind": "predicted",
+                                 "planner": r.planner, "predicted_seconds": r.metrics.predicted_seconds,
+                                 "planning_seconds": r.seconds})
+                    log(f"  {r.planner:8} predicted {r.metrics.predicted_seconds * 1e3:8.3f} ms ({r.seconds:.1f} s to plan)")
             save("hacc", rows, 0)
     return rows
 
@@ -153,7 +179,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
     parser.add_argument("--nodes", default=None, help="comma-separated node counts (sparse: 512..4096; hacc: 512,1024)")
-    parser.add_argument("--simulate", default="1024", help="sparse: node counts also simulated (default: 1024)")
+    parser.add_argument("--simulate", default="512,1024",
+                        help="sparse and hacc: node counts simulated, the others only predicted (default: 512,1024)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
     args = parser.parse_args()
     args.nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else None
