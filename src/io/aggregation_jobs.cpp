@@ -50,8 +50,10 @@ void add_group_jobs(const IoGroup& group, const Domains& domains, const Placemen
   }
 }
 
+// Past a billion rounds the pipelined time no longer changes; the cap keeps the count an int.
 int rounds_of(const Domains& d, Bytes buffer) {
-  return d.count() == 0 ? 0 : static_cast<int>((d.span + buffer - 1) / buffer);
+  constexpr Bytes kMaxRounds = 1000000000;
+  return d.count() == 0 ? 0 : static_cast<int>(std::min(kMaxRounds, d.span / buffer + (d.span % buffer != 0)));
 }
 
 double predicted(const std::string& planner, const Network& net, const RoutingModel& routing,

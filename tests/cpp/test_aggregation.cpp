@@ -120,6 +120,16 @@ TEST(Aggregation, PipeliningOverlapsAllButOneRoundOfTheShorterPhase) {
   EXPECT_DOUBLE_EQ(pipelined_seconds(3, 2, 2), 2.5 + 1.5);
   EXPECT_NEAR(pipelined_seconds(3, 2, 1000000), 3, 1e-5);
   EXPECT_DOUBLE_EQ(pipelined_seconds(0, 2, 4), 2);
+  // A terabyte domain through a one-byte buffer: the round count saturates instead of wrapping.
+  const Fixture f(kPset);
+  const auto groups = groups_of(f, {Bytes(1) << 40});
+  AggregationOptions o;
+  o.aggregators = 1;
+  o.buffer = 1;
+  const AggregationJobs jobs = aggregation_jobs(groups, {place_aggregators("greedy", f.net, *f.routing, groups[0], o)}, o);
+  EXPECT_EQ(jobs.rounds, 1000000000);
+  o.buffer = Bytes(1) << 30;
+  EXPECT_EQ(aggregation_jobs(groups, {{0}}, o).rounds, 1024);
 }
 
 // The independent oracle for hop-based costs: Network::hop_distance (the torus distance, and to
