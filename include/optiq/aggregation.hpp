@@ -89,6 +89,8 @@ struct AggregationOptions {
   PlannerOptions planner;
   // flow-aware: placements up to this many are all tried; beyond, a local search (docs/io.md).
   long long exhaustive_limit = 4096;
+  // flow-aware: told how many placements it has tried of how many it will try at most.
+  Progress progress = nullptr;
 };
 
 // "greedy", "shortest", "longest", "romio-bgq", "topology-aware", "flow-aware" (docs/io.md

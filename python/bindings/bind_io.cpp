@@ -1,3 +1,4 @@
+#include <nanobind/stl/function.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -74,12 +75,13 @@ void bind_io(nb::module_& m) {
   m.def(
       "place_aggregators",
       [](const std::string& strategy, const Network& net, const RoutingModel& routing, const IoGroup& g,
-         int aggregators, Bytes buffer, double hop_latency) {
-        nb::gil_scoped_release release;
-        return place_aggregators(strategy, net, routing, g, options_of(aggregators, buffer, hop_latency));
+         int aggregators, Bytes buffer, double hop_latency, Progress progress) {
+        AggregationOptions o = options_of(aggregators, buffer, hop_latency);
+        o.progress = std::move(progress);
+        return place_aggregators(strategy, net, routing, g, o);
       },
       "strategy"_a, "network"_a, "routing"_a, "group"_a, "aggregators"_a = kDefaultAggregators,
-      "buffer"_a = kDefaultAggregationBuffer, "hop_latency"_a = kHopLatency,
+      "buffer"_a = kDefaultAggregationBuffer, "hop_latency"_a = kHopLatency, "progress"_a = nb::none(),
       "The aggregator of each file domain of the group (-1 where a domain holds no data).");
   m.def(
       "aggregation_jobs",

@@ -119,9 +119,10 @@ def evaluate_placements(network, routing, groups: list, placements: list, planne
         start = time.perf_counter()
         chosen = []
         for i, g in enumerate(groups):
-            chosen.append(_core.place_aggregators(name, network, routing, g, aggregators, buffer, hop_latency))
-            if progress:
-                progress(f"{name} placement (I/O groups)", i + 1, len(groups))
+            if progress and name == "flow-aware":
+                progress.note(f"flow-aware: I/O node {network.vertex_name(g.io)} ({i + 1} of {len(groups)})")
+            chosen.append(_core.place_aggregators(name, network, routing, g, aggregators, buffer, hop_latency,
+                                                  progress if name == "flow-aware" else None))
         placed = time.perf_counter() - start
         agg_jobs, io_jobs, rounds = _core.aggregation_jobs(groups, chosen, aggregators, buffer)
         agg = run_planners(Workload(network, routing, agg_jobs, "aggregation"), planners, options) if agg_jobs else []

@@ -61,15 +61,22 @@ Placement place_flow_aware(const Network& net, const RoutingModel& routing, cons
       if (d.bytes[k][i] > 0) holders[k].push_back(group.nodes[i]);
     if (!holders[k].empty()) combinations *= holders[k].size();
   }
+  const auto report = [&](std::size_t done, std::size_t total) {
+    if (options.progress) options.progress("flow-aware placements tried", done, total);
+  };
   if (combinations <= options.exhaustive_limit) {
     Placement p(d.count(), -1);
     std::vector<NodeId> used;
+    std::size_t tried = 0;
     enumerate(holders, 0, p, used, [&](const Placement& candidate) {
       const double t = score(net, routing, group, candidate, options);
       if (t < best.total) best = {candidate, t};
+      report(++tried, static_cast<std::size_t>(combinations));
     });
     return best.placement;
   }
+  std::size_t per_sweep = 0, tried = 0;
+  for (const auto& h : holders) per_sweep += h.size();
   // Too many to try: move one domain's aggregator at a time to whichever holder of the domain
   // lowers the total most, for a fixed number of sweeps.
   for (int sweep = 0; sweep < kSweeps; ++sweep) {
@@ -81,6 +88,7 @@ Placement place_flow_aware(const Network& net, const RoutingModel& routing, cons
         p[k] = n;
         const double t = score(net, routing, group, p, options);
         if (t < best.total) best = {std::move(p), t}, improved = true;
+        report(++tried, kSweeps * per_sweep);
       }
     }
     if (!improved) break;
