@@ -128,3 +128,17 @@ def test_bad_input_exits_2_in_one_line(optiq_cli, args, message):
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], proc.stderr
+
+
+def test_simulation_runs_ranks_on_the_io_nodes_and_delivers_every_byte(optiq_cli, tmp_path):
+    """Jobs into and out of an I/O node: the simulation gives each I/O node a rank after the
+    endpoints' and checks every byte; multi-path beats the one bridge a default route takes."""
+    requests = tmp_path / "io.txt"
+    # Two nodes near bridge 0 write 2 MiB each to the I/O node; it reads 512 KiB back to node 3.
+    requests.write_text("1 128 2097152\n2 128 2097152\n128 3 524288\n9 40 65536\n")
+    doc = json.loads(optiq_cli("simulate", "--topology", PSET, "--requests", requests, "--planner", "default,mcf",
+                               "--json", "--quiet").stdout)
+    rows = {r["planner"]: r for r in doc["results"]}
+    assert all(r["verified"] is True for r in rows.values())
+    assert rows["mcf"]["simulated_seconds"] < 0.8 * rows["default"]["simulated_seconds"]
+    assert rows["mcf"]["simulated_seconds"] > 0.8 * rows["mcf"]["predicted_seconds"]

@@ -85,15 +85,18 @@ def _routing_name(s: Setup, net) -> str:
 
 
 def check_simulated_jobs(net, jobs: list, origin: str) -> None:
-    """Simulated ranks run on the endpoints only: a job from or to a switch or an I/O node has no
-    rank to send or receive it."""
+    """Simulated ranks run on the endpoints, and on the I/O nodes when a job names one (one rank
+    each, after the endpoints' ranks); a switch runs none."""
     check_job_ends(net, jobs, origin)
-    endpoints = set(net.endpoints)
-    for i, j in enumerate(jobs):
-        for v in (j.src, j.dst):
-            if v not in endpoints:
-                raise _core.Error(f"{origin}: job {i} ({j.src}->{j.dst}): vertex {v} of {net.spec} is an "
-                                  f"{net.kind(v)} node, which runs no rank in a simulation")
+
+
+def io_vertices(net) -> list:
+    """The I/O nodes of ``net`` in vertex order: where a simulation of I/O runs its last ranks."""
+    return [v for v in range(len(net.endpoints), net.num_vertices) if net.kind(v) == "io"]
+
+
+def touches_io(net, jobs: list) -> bool:
+    return any(net.kind(v) == "io" for j in jobs for v in (j.src, j.dst))
 
 
 def _workload(s: Setup, net) -> Workload:
@@ -223,6 +226,14 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
         platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml", s.latency, s.link_bandwidth)
         base = _driver_args(s, net, total)
         world = ranks
+        if touches_io(net, [jp.job for jp in predicted["default"][0].jobs]):  # ranks on the I/O nodes too, after the endpoints'
+            if s.background.active:
+                raise _core.Error("a simulation with jobs to or from I/O nodes cannot also run background traffic")
+            host = plat.host_namer(net)
+            ios = io_vertices(net)
+            hosts.write_text(hosts.read_text() + "".join(f"{host(v)}\n" for v in ios))
+            base += ["--io-ranks"]
+            world = ranks + len(ios)
         if s.background.active:  # the second job's ranks follow the job's, on its nodes
             extra_hosts = bgmod.write_flows(net, s.background, ranks, Path(tmp) / "background.txt")
             host = plat.host_namer(net)

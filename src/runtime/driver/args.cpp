@@ -40,6 +40,7 @@ CLI::App& describe(CLI::App& app, Args& a) {
   app.add_flag("--shared-buffers", a.shared_buffers);
   app.add_option("--background", a.background, "SENDER RECEIVER RATE lines: a second job's flows");
   app.add_option("--job-ranks", a.job_ranks)->check(CLI::Range(1, 1 << 30));
+  app.add_flag("--io-ranks", a.io_ranks, "the last ranks run one on each I/O node (simulations of I/O)");
   return app;
 }
 

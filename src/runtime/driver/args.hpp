@@ -32,6 +32,7 @@ struct Args {
   bool shared_buffers = false;       // SMPI only: one shared allocation for all ranks, bytes unchecked
   std::string background;            // flows of a second job on the ranks beyond --job-ranks (background.hpp)
   int job_ranks = 0;                 // ranks of the measured job; 0: all
+  bool io_ranks = false;             // the job's last ranks run one on each I/O node, in vertex order
 };
 
 // Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.

@@ -10,6 +10,7 @@
 #include "args.hpp"
 #include "background.hpp"
 #include "optiq/error.hpp"
+#include "optiq/network.hpp"
 #include "optiq/optiq.h"
 #include "util/json.hpp"
 #include "workload.hpp"
@@ -108,6 +109,25 @@ unsigned long long max_all(unsigned long long x, MPI_Comm job_comm) {
   return s;
 }
 
+// Ranks for a simulation of I/O: the first ones on the endpoints, ranks_per_node each, then one
+// on each I/O node in vertex order, which receives (or sends) that node's bytes.
+std::vector<int> io_rank_map(const std::string& topology, int ranks_per_node, int size) {
+  const Network net = parse_network(topology);
+  std::vector<int> ios;
+  for (NodeId v = 0; v < net.num_vertices(); ++v)
+    if (net.kind(v) == VertexKind::Io) ios.push_back(v);
+  const long long on_endpoints = static_cast<long long>(size) - static_cast<long long>(ios.size());
+  if (ios.empty() || on_endpoints < 1 ||
+      on_endpoints > static_cast<long long>(net.endpoints().size()) * ranks_per_node)
+    throw Error("--io-ranks: " + std::to_string(size) + " ranks do not fit " + topology + "'s " +
+                std::to_string(net.endpoints().size()) + " endpoints at " + std::to_string(ranks_per_node) +
+                " per node plus its " + std::to_string(ios.size()) + " I/O nodes");
+  std::vector<int> map;
+  for (long long r = 0; r < on_endpoints; ++r) map.push_back(net.endpoints()[r / ranks_per_node]);
+  map.insert(map.end(), ios.begin(), ios.end());
+  return map;
+}
+
 // One job: the ranks of job_comm (all of MPI_COMM_WORLD, or those not making background
 // traffic). No global state: under SMPI every simulated rank shares this process's globals.
 int run(const Args& args, MPI_Comm job_comm) {
@@ -127,6 +147,15 @@ int run(const Args& args, MPI_Comm job_comm) {
   o.dispatch = args.dispatch == "eager" ? OPTIQ_DISPATCH_EAGER : OPTIQ_DISPATCH_PACED;
   if (args.min_gain >= 0) o.min_gain = args.min_gain;
   o.routing = args.routing.empty() ? nullptr : args.routing.c_str();
+  std::vector<int> rank_to_node;
+  if (args.io_ranks) {
+    try {
+      rank_to_node = io_rank_map(args.topology, args.ranks_per_node, size);
+    } catch (const Error& e) {
+      return fail(rank, e.what());
+    }
+    o.rank_to_node = rank_to_node.data();
+  }
   optiq_t ctx = nullptr;
   if (optiq_create(job_comm, args.topology.c_str(), &o, &ctx) != OPTIQ_SUCCESS) {
     const std::string msg = optiq_error_string(ctx);
