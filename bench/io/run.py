@@ -10,6 +10,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   sparse     bui2014's uniform and Pareto sparse data (20% of nodes hold data) at 512-4096
              nodes: the aggregation phase under default routes, heu2, mcf and maxflow; simulated
              at --simulate nodes (default 512 and 1024)
+  placement-sim  the placement benchmark simulated (both phases, mcf, data scaled by 1/8)
   hacc       HACC-IO (8 ranks/node, 700-800 KB per rank) gathered on every node and sent to its
              bridge node (thesis 6.5.3, Fig. 19) at 512-4096 nodes: MPI_Alltoallv against optiq,
              simulated at --simulate nodes, predicted at the others
@@ -45,7 +46,7 @@ def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib")
+ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase")
 
 
 def save(stage: str, rows: list, seconds: float) -> None:
@@ -172,7 +173,36 @@ def stage_hacc(args) -> list:
     return rows
 
 
-STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc}
+def stage_placement_sim(args) -> list:
+    """The placement benchmark simulated, both phases, every strategy planned by mcf: each
+    phase's simulated time, pipelined over the rounds as the model does (docs/io.md). The data
+    is the seed's scaled by 1/8 (0-256 KiB per rank, 2 MiB buffers: the same 9 rounds) so that
+    twelve simulations fit this machine's minutes."""
+    rows = []
+    nodes = 512
+    net, routing = network(nodes)
+    data = io_data(nodes, 16, "uniform:0:256KiB", 1.0, args.seed)
+    groups = io_groups(net, routing, data)
+    buffer = 2 << 20
+    with tempfile.TemporaryDirectory(prefix="optiq-io-") as tmp:
+        for name in _core.placement_names():
+            log(f"placement-sim: {name}")
+            placed = [_core.place_aggregators(name, net, routing, g, 16, buffer) for g in groups]
+            agg_jobs, io_jobs, rounds = _core.aggregation_jobs(groups, placed, 16, buffer)
+            for phase, jobs, topology in (("aggregation", agg_jobs, f"mira:{nodes}"), ("io", io_jobs, f"mira:{nodes}+io")):
+                requests = write_requests(jobs, Path(tmp) / f"{name}-{phase}.txt")
+                for r in simulate(Setup(topology, requests=requests), ["mcf"]):
+                    rows.append({"nodes": nodes, "placement": name, "phase": phase, "rounds": rounds,
+                                 "bytes": sum(j.bytes for j in jobs),
+                                 **{k: r[k] for k in ("planner", "simulated_seconds", "predicted_seconds", "wall_seconds")}})
+                    log(f"  {phase:11} {r['planner']:14} {r['simulated_seconds'] * 1e3:9.3f} ms simulated "
+                        f"(predicted {r['predicted_seconds'] * 1e3:8.3f}), {r['wall_seconds']:6.1f} s wall")
+            save("placement-sim", rows, 0)
+    return rows
+
+
+STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc,
+          "placement-sim": stage_placement_sim}
 
 
 def main() -> int:
