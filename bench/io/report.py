@@ -12,10 +12,10 @@ MPI = "mpi_alltoallv"  # the planner name simulate gives the MPI baseline
 CHARGES = """Predicted rows are the fluid model's (docs/io.md): link capacities only. The model leaves out
 the software cost of aggregation (RMA epochs, the node-local gather) and the file system behind
 each I/O node, whose writes go to /dev/null as in tessier2016's placement benchmark. Simulated
-rows run optiq's runtime and MPI_Alltoallv under SimGrid SMPI on the torus of mira:N. Those
-rows charge link bandwidth and latency, each forwarded chunk's copy and each message's CPU cost
-(docs/simulation.md). They move the aggregation phase only: SMPI's file I/O stores no data, and
-the I/O phase's single links are not where planners differ."""
+rows run optiq's runtime and MPI_Alltoallv under SimGrid SMPI, on the torus of mira:N, or on
+mira:N+io with one rank on each I/O node for an I/O phase. They charge link bandwidth and
+latency, each forwarded chunk's copy and each message's CPU cost (docs/simulation.md). No disk
+is simulated: an I/O node's rank receives its bytes and writes nothing."""
 
 
 def _load(results: Path, stage: str):
