@@ -142,7 +142,8 @@ def _hacc(rows) -> list:
         out += _simulated_table(sim, "nodes") + [""]
     pred = [r for r in rows if r.get("kind") == "predicted"]
     if pred:
-        out += ["Predicted only (the fluid model; default is the network's own route):", ""]
+        out += ["Predicted only: the fluid model on links alone (the simulated rows' predictions also charge "
+                "copies); default is the network's own route:", ""]
         body = []
         for n in dict.fromkeys(r["nodes"] for r in pred):
             by = {r["planner"]: r for r in pred if r["nodes"] == n}
