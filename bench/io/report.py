@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from optiq.plots import panel, save
+from optiq.plots import grouped_bars, panel, save
 
 MPI = "mpi_alltoallv"  # the planner name simulate gives the MPI baseline
 
@@ -162,17 +162,14 @@ def _plot_speedups(rows, key: str, path: Path, title: str) -> None:
     fig, ax = made
     cases = list(dict.fromkeys(r[key] for r in rows))
     planners = [p for p in dict.fromkeys(r["planner"] for r in rows) if p != MPI]
-    width = 0.8 / max(1, len(planners))
-    for i, p in enumerate(planners):
-        ups = []
-        for c in cases:
-            mpi = next((r for r in rows if r[key] == c and r["planner"] == MPI), None)
-            mine = next((r for r in rows if r[key] == c and r["planner"] == p), None)
-            ups.append(mpi["simulated_seconds"] / mine["simulated_seconds"] if mpi and mine else 0)
-        ax.bar([k + i * width for k in range(len(cases))], ups, width, label=p)
+
+    def speedup(c, p):
+        mpi = next((r for r in rows if r[key] == c and r["planner"] == MPI), None)
+        mine = next((r for r in rows if r[key] == c and r["planner"] == p), None)
+        return mpi["simulated_seconds"] / mine["simulated_seconds"] if mpi and mine else 0
+
+    grouped_bars(ax, cases, {p: [speedup(c, p) for c in cases] for p in planners})
     ax.axhline(1, color="black", linewidth=0.8)
-    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(cases))])
-    ax.set_xticklabels([str(c) for c in cases])
     ax.set_ylabel("speed-up over MPI_Alltoallv (simulated)")
     ax.set_title(title)
     ax.legend(fontsize=7)

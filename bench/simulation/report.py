@@ -7,7 +7,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from optiq import _core
-from optiq.plots import pyplot
+from optiq.plots import grouped_bars, pyplot
 
 THESIS_SPEEDUP = {"disjoint": 4.2, "overlap": 4.7, "subset": 4.8}  # thesis OPT over MPI_Alltoallv, Mira 1024
 THESIS_BREAK_EVEN = "512 KiB"
@@ -281,13 +281,9 @@ def fabrics_section(doc, results, plt):
             continue
         fig, ax = plt.subplots(figsize=(9, 3.6))
         cases = [(n, p) for n, _, p, _ in keys]
-        width = 0.8 / len(bars)
-        for i, (planner, speedups) in enumerate(bars.items()):
-            ax.bar([j + i * width for j in range(len(cases))], [speedups.get(c, 0) for c in cases], width,
-                   label=planner)
+        grouped_bars(ax, [f"{n} {p}" for n, p in cases],
+                     {planner: [speedups.get(c, 0) for c in cases] for planner, speedups in bars.items()}, rotation=30)
         ax.axhline(1, color="grey", lw=0.8, ls="--")
-        ax.set_xticks([j + 0.4 - width / 2 for j in range(len(cases))], [f"{n} {p}" for n, p in cases],
-                      rotation=30, fontsize=7, ha="right")
         ax.set_ylabel("speed-up over MPI_Alltoallv (simulated)")
         ax.set_title(f"{family}: every planner against MPI_Alltoallv")
         ax.legend(fontsize=7)

@@ -57,6 +57,17 @@ def panel(figsize=(6.4, 4.2)):
     return plt.subplots(figsize=figsize)
 
 
+def grouped_bars(ax, labels: list, series: dict, rotation: int = 0) -> None:
+    """One group of bars per label, one bar per series (name -> one value per label), with the
+    labels under the groups' centres."""
+    width = 0.8 / max(1, len(series))
+    for i, (name, values) in enumerate(series.items()):
+        ax.bar([k + i * width for k in range(len(labels))], values, width, label=name)
+    ax.set_xticks([k + 0.4 - width / 2 for k in range(len(labels))])
+    style = {"rotation": rotation, "fontsize": 7, "ha": "right"} if rotation else {}
+    ax.set_xticklabels([str(x) for x in labels], **style)
+
+
 def save(fig, path, dpi: int = 80) -> None:
     """Lays the figure out, writes it to path and frees it."""
     import matplotlib.pyplot as plt

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import _core
 from ..aggregation import IO_PLANNERS, evaluate_placements, io_data, io_groups, parse_io_nodes
 from ..argtypes import SEED_MAX, byte_size, integer, real, size_spec
-from ..plots import panel, plot_file, save
+from ..plots import grouped_bars, panel, plot_file, save
 from ..progress import Progress
 from ..report import text_table
 from ..workload import add_network_arguments, build_network
@@ -131,13 +131,8 @@ def _plot_groups(results, groups, network, path: str) -> None:
     if made is None:
         return
     fig, ax = made
-    series = [r for r in results]
-    width = 0.8 / len(series)
-    for s, r in enumerate(series):
-        xs = [i + s * width for i in range(len(groups))]
-        ax.bar(xs, [t * 1e3 for t in r.group_seconds], width, label=f"{r.placement} / {r.planner}")
-    ax.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
-    ax.set_xticklabels([network.vertex_name(g.io) for g in groups])
+    grouped_bars(ax, [network.vertex_name(g.io) for g in groups],
+                 {f"{r.placement} / {r.planner}": [t * 1e3 for t in r.group_seconds] for r in results})
     ax.set_xlabel("I/O node (its group of compute nodes)")
     ax.set_ylabel("aggregation time (ms, fluid model)")
     ax.set_title(f"{network.spec}: aggregation time per I/O group")
