@@ -79,7 +79,7 @@ Domains file_domains(const IoGroup& group, int aggregators);
 
 // One strategy's aggregators for a group: aggregator[k] serves domain k (-1 where the domain
 // holds no data).
-using Placement = std::vector<NodeId>;
+using AggregatorNodes = std::vector<NodeId>;  // not "Placement": that is the rank-to-node map of schedule.hpp
 
 struct AggregationOptions {
   int aggregators = kDefaultAggregators;  // per group
@@ -96,7 +96,7 @@ struct AggregationOptions {
 // "greedy", "shortest", "longest", "romio-bgq", "topology-aware", "flow-aware" (docs/io.md
 // gives each one's cost). Throws optiq::Error for an unknown name, fewer than one aggregator, or
 // more aggregators than the group has nodes.
-Placement place_aggregators(const std::string& strategy, const Network& net, const RoutingModel& routing,
+AggregatorNodes place_aggregators(const std::string& strategy, const Network& net, const RoutingModel& routing,
                             const IoGroup& group, const AggregationOptions& options);
 std::vector<std::string> placement_names();
 
@@ -113,7 +113,7 @@ struct AggregationJobs {
   std::vector<Job> io;
   int rounds = 0;
 };
-AggregationJobs aggregation_jobs(const std::vector<IoGroup>& groups, const std::vector<Placement>& placements,
+AggregationJobs aggregation_jobs(const std::vector<IoGroup>& groups, const std::vector<AggregatorNodes>& placements,
                                  const AggregationOptions& options);
 
 // Two phases pipelined over `rounds` rounds with two buffers: the first round's aggregation,
@@ -128,7 +128,7 @@ struct AggregationTimes {
   double total = 0;
 };
 AggregationTimes aggregation_times(const std::string& planner, const Network& net, const RoutingModel& routing,
-                                   const IoGroup& group, const Placement& placement,
+                                   const IoGroup& group, const AggregatorNodes& placement,
                                    const AggregationOptions& options);
 
 }  // namespace optiq

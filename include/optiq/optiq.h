@@ -34,7 +34,8 @@ enum {
   OPTIQ_ERR_TOPOLOGY = 7,  /* a bad topology spec or rank placement */
   OPTIQ_ERR_BUSY = 8,      /* an operation is still in flight on this context */
   OPTIQ_ERR_STATE = 9,     /* the context failed to initialise, or a handle belongs to another context */
-  OPTIQ_ERR_INTERNAL = 10  /* a bug in optiq (the message says where) */
+  OPTIQ_ERR_INTERNAL = 10, /* a bug in optiq (the message says where) */
+  OPTIQ_ERR_IO = 11        /* the file system refused a file operation (optiq/io.h) */
 };
 
 typedef enum { OPTIQ_TRANSPORT_P2P = 0, OPTIQ_TRANSPORT_RMA = 1 } optiq_transport;

@@ -85,7 +85,7 @@ void bind_io(nb::module_& m) {
       "The aggregator of each file domain of the group (-1 where a domain holds no data).");
   m.def(
       "aggregation_jobs",
-      [](const std::vector<IoGroup>& groups, const std::vector<Placement>& placements, int aggregators, Bytes buffer) {
+      [](const std::vector<IoGroup>& groups, const std::vector<AggregatorNodes>& placements, int aggregators, Bytes buffer) {
         AggregationJobs j = aggregation_jobs(groups, placements, options_of(aggregators, buffer, kHopLatency));
         return std::make_tuple(std::move(j.aggregation), std::move(j.io), j.rounds);
       },
@@ -95,7 +95,7 @@ void bind_io(nb::module_& m) {
   m.def(
       "aggregation_times",
       [](const std::string& planner, const Network& net, const RoutingModel& routing, const IoGroup& g,
-         const Placement& placement, int aggregators, Bytes buffer) {
+         const AggregatorNodes& placement, int aggregators, Bytes buffer) {
         nb::gil_scoped_release release;
         const AggregationTimes t =
             aggregation_times(planner, net, routing, g, placement, options_of(aggregators, buffer, kHopLatency));

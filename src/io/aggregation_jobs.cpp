@@ -35,7 +35,7 @@ Domains file_domains(const IoGroup& group, int aggregators) {
 
 namespace {
 
-void add_group_jobs(const IoGroup& group, const Domains& domains, const Placement& placement,
+void add_group_jobs(const IoGroup& group, const Domains& domains, const AggregatorNodes& placement,
                     std::map<std::pair<NodeId, NodeId>, Bytes>& to_aggregators, std::vector<Job>& io) {
   if (static_cast<int>(placement.size()) != domains.count())
     throw Error("a placement for I/O node " + std::to_string(group.io) + " names " + std::to_string(placement.size()) +
@@ -64,7 +64,7 @@ double predicted(const std::string& planner, const Network& net, const RoutingMo
 
 }  // namespace
 
-AggregationJobs aggregation_jobs(const std::vector<IoGroup>& groups, const std::vector<Placement>& placements,
+AggregationJobs aggregation_jobs(const std::vector<IoGroup>& groups, const std::vector<AggregatorNodes>& placements,
                                  const AggregationOptions& options) {
   if (groups.size() != placements.size()) throw Error("one placement per I/O group is needed");
   if (options.buffer == 0) throw Error("the aggregation buffer must hold at least one byte");
@@ -86,7 +86,7 @@ double pipelined_seconds(double aggregation_seconds, double io_seconds, int roun
 }
 
 AggregationTimes aggregation_times(const std::string& planner, const Network& net, const RoutingModel& routing,
-                                   const IoGroup& group, const Placement& placement,
+                                   const IoGroup& group, const AggregatorNodes& placement,
                                    const AggregationOptions& options) {
   const AggregationJobs jobs = aggregation_jobs({group}, {placement}, options);
   AggregationTimes t;

@@ -16,18 +16,18 @@ constexpr const char* kPlannerInTheLoop = "mcf";
 constexpr int kSweeps = 2;
 
 struct Scored {
-  Placement placement;
+  AggregatorNodes placement;
   double total = 0;
 };
 
-double score(const Network& net, const RoutingModel& routing, const IoGroup& group, const Placement& p,
+double score(const Network& net, const RoutingModel& routing, const IoGroup& group, const AggregatorNodes& p,
              const AggregationOptions& options) {
   return aggregation_times(kPlannerInTheLoop, net, routing, group, p, options).total;
 }
 
 // Every placement of domains onto distinct nodes holding bytes of them, depth first.
-void enumerate(const std::vector<std::vector<NodeId>>& holders, std::size_t k, Placement& p, std::vector<NodeId>& used,
-               const std::function<void(const Placement&)>& visit) {
+void enumerate(const std::vector<std::vector<NodeId>>& holders, std::size_t k, AggregatorNodes& p, std::vector<NodeId>& used,
+               const std::function<void(const AggregatorNodes&)>& visit) {
   if (k == holders.size()) return visit(p);
   if (holders[k].empty()) return enumerate(holders, k + 1, p, used, visit);  // an empty domain
   for (NodeId n : holders[k]) {
@@ -42,7 +42,7 @@ void enumerate(const std::vector<std::vector<NodeId>>& holders, std::size_t k, P
 
 }  // namespace
 
-Placement place_flow_aware(const Network& net, const RoutingModel& routing, const IoGroup& group,
+AggregatorNodes place_flow_aware(const Network& net, const RoutingModel& routing, const IoGroup& group,
                            const AggregationOptions& options) {
   const Domains d = file_domains(group, options.aggregators);
   // Start from the best the other strategies find, so flow-aware is never worse than any of them.
@@ -50,7 +50,7 @@ Placement place_flow_aware(const Network& net, const RoutingModel& routing, cons
   bool have = false;
   for (const std::string& name : placement_names()) {
     if (name == "flow-aware") continue;
-    Placement p = place_aggregators(name, net, routing, group, options);
+    AggregatorNodes p = place_aggregators(name, net, routing, group, options);
     const double t = score(net, routing, group, p, options);
     if (!have || t < best.total) best = {std::move(p), t}, have = true;
   }
@@ -65,10 +65,10 @@ Placement place_flow_aware(const Network& net, const RoutingModel& routing, cons
     if (options.progress) options.progress("flow-aware placements tried", done, total);
   };
   if (combinations <= options.exhaustive_limit) {
-    Placement p(d.count(), -1);
+    AggregatorNodes p(d.count(), -1);
     std::vector<NodeId> used;
     std::size_t tried = 0;
-    enumerate(holders, 0, p, used, [&](const Placement& candidate) {
+    enumerate(holders, 0, p, used, [&](const AggregatorNodes& candidate) {
       const double t = score(net, routing, group, candidate, options);
       if (t < best.total) best = {candidate, t};
       report(++tried, static_cast<std::size_t>(combinations));
@@ -84,7 +84,7 @@ Placement place_flow_aware(const Network& net, const RoutingModel& routing, cons
     for (int k = 0; k < d.count(); ++k) {
       for (NodeId n : holders[k]) {
         if (std::find(best.placement.begin(), best.placement.end(), n) != best.placement.end()) continue;
-        Placement p = best.placement;
+        AggregatorNodes p = best.placement;
         p[k] = n;
         const double t = score(net, routing, group, p, options);
         if (t < best.total) best = {std::move(p), t}, improved = true;

@@ -11,7 +11,7 @@
 
 namespace optiq {
 
-Placement place_flow_aware(const Network& net, const RoutingModel& routing, const IoGroup& group,
+AggregatorNodes place_flow_aware(const Network& net, const RoutingModel& routing, const IoGroup& group,
                            const AggregationOptions& options);  // flow_aware.cpp
 
 std::vector<std::string> placement_names() {
@@ -32,8 +32,8 @@ double route_bandwidth(const Network& net, const RoutingModel& routing, NodeId a
 // For each domain in order, the free node of least cost among those holding bytes of it, or
 // among all free nodes of the group when every holder already serves a domain. Ties: the
 // lowest node id.
-Placement per_domain(const IoGroup& group, const Domains& d, const std::function<double(int, std::size_t)>& cost) {
-  Placement p(d.count(), -1);
+AggregatorNodes per_domain(const IoGroup& group, const Domains& d, const std::function<double(int, std::size_t)>& cost) {
+  AggregatorNodes p(d.count(), -1);
   std::vector<char> taken(group.nodes.size(), 0);
   for (int k = 0; k < d.count(); ++k) {
     if (d.total[k] == 0) continue;
@@ -56,7 +56,7 @@ Placement per_domain(const IoGroup& group, const Domains& d, const std::function
 // aggregator and each set adds evenly spaced members of its own, the aggregators per set being
 // the group's share for that set. Domains go to the list in ROMIO's order: bridges first, then
 // each set's members.
-Placement place_romio_bgq(const RoutingModel& routing, const IoGroup& group, const Domains& d, int aggregators) {
+AggregatorNodes place_romio_bgq(const RoutingModel& routing, const IoGroup& group, const Domains& d, int aggregators) {
   std::map<NodeId, std::vector<NodeId>> sets;  // bridge -> its nodes, ascending
   for (NodeId node : group.nodes) {
     const LinkPath route = routing.route(node, group.io);
@@ -86,7 +86,7 @@ Placement place_romio_bgq(const RoutingModel& routing, const IoGroup& group, con
   }
   std::vector<NodeId> list = bridges;
   list.insert(list.end(), members.begin(), members.end());
-  Placement p(d.count(), -1);
+  AggregatorNodes p(d.count(), -1);
   for (int k = 0; k < d.count() && k < static_cast<int>(list.size()); ++k)
     if (d.total[k] > 0) p[k] = list[k];
   // Fewer listed than domains (sets smaller than their share): the rest go round the list.
@@ -113,7 +113,7 @@ double topology_aware_cost(const Network& net, const RoutingModel& routing, cons
   return c1 + c2;
 }
 
-Placement place_aggregators(const std::string& strategy, const Network& net, const RoutingModel& routing,
+AggregatorNodes place_aggregators(const std::string& strategy, const Network& net, const RoutingModel& routing,
                             const IoGroup& group, const AggregationOptions& options) {
   const auto names = placement_names();
   if (std::find(names.begin(), names.end(), strategy) == names.end())

@@ -80,7 +80,7 @@ TEST(Aggregation, DomainsCoverTheFileOnceAndJobsConserveEveryByte) {
   const auto groups = groups_of(f, rank_bytes, 4);
   ASSERT_EQ(groups.size(), 4u);
   AggregationOptions o;
-  std::vector<Placement> placements;
+  std::vector<AggregatorNodes> placements;
   Bytes file = 0;
   for (const IoGroup& g : groups) {
     const Domains d = file_domains(g, o.aggregators);
@@ -139,8 +139,8 @@ double hops_to_io(const Network& net, NodeId node, NodeId io) { return net.hop_d
 // Brute force of the sequential rule: for each domain in order, the minimum of `cost` over the
 // nodes holding bytes of it that no earlier domain took (then over all free nodes), lowest id
 // first on ties.
-Placement brute_force(const IoGroup& g, const Domains& d, const std::function<double(int, NodeId)>& cost) {
-  Placement p(d.count(), -1);
+AggregatorNodes brute_force(const IoGroup& g, const Domains& d, const std::function<double(int, NodeId)>& cost) {
+  AggregatorNodes p(d.count(), -1);
   std::set<NodeId> used;
   for (int k = 0; k < d.count(); ++k) {
     if (d.total[k] == 0) continue;
@@ -182,7 +182,7 @@ TEST(Aggregation, HopAndRankStrategiesMinimiseTheirOwnCost) {
           c1 = std::max(c1, kHopLatency * f.net.hop_distance(g.nodes[i], a) + double(d.bytes[k][i]) / bw);
       return c1 + kHopLatency * hops_to_io(f.net, a, g.io) + double(d.total[k]) / bw;
     };
-    const Placement topo = place_aggregators("topology-aware", f.net, *f.routing, g, o);
+    const AggregatorNodes topo = place_aggregators("topology-aware", f.net, *f.routing, g, o);
     EXPECT_EQ(topo, brute_force(g, d, c)) << "seed " << seed;
     for (int k = 0; k < d.count(); ++k)
       EXPECT_NEAR(topology_aware_cost(f.net, *f.routing, g, d, k, static_cast<int>(index_of(topo[k])), kHopLatency),
@@ -194,7 +194,7 @@ TEST(Aggregation, RomioBgqListsTheBridgesFirstThenEvenlySpacedMembers) {
   const Fixture f(kPset);
   const IoGroup g = groups_of(f, std::vector<Bytes>(128, 1 << 20))[0];
   AggregationOptions o;  // 16 aggregators: 8 per bridge set
-  const Placement p = place_aggregators("romio-bgq", f.net, *f.routing, g, o);
+  const AggregatorNodes p = place_aggregators("romio-bgq", f.net, *f.routing, g, o);
   ASSERT_EQ(p.size(), 16u);
   EXPECT_EQ(p[0], 0);   // the bridges, ascending
   EXPECT_EQ(p[1], 64);
@@ -218,7 +218,7 @@ TEST(Aggregation, FlowAwareIsTheBestOfEveryPlacementItCanReach) {
     o.aggregators = 3;
     o.buffer = 1 << 20;
     const Domains d = file_domains(g, o.aggregators);
-    const auto total = [&](const Placement& p) { return aggregation_times("mcf", f.net, *f.routing, g, p, o).total; };
+    const auto total = [&](const AggregatorNodes& p) { return aggregation_times("mcf", f.net, *f.routing, g, p, o).total; };
     double best = 1e300;
     for (const std::string& name : placement_names())
       if (name != "flow-aware") best = std::min(best, total(place_aggregators(name, f.net, *f.routing, g, o)));
@@ -232,7 +232,7 @@ TEST(Aggregation, FlowAwareIsTheBestOfEveryPlacementItCanReach) {
       for (NodeId b : holders[1])
         for (NodeId c : holders[2])
           if (a != b && b != c && a != c) best = std::min(best, total({a, b, c}));
-    const Placement chosen = place_aggregators("flow-aware", f.net, *f.routing, g, o);
+    const AggregatorNodes chosen = place_aggregators("flow-aware", f.net, *f.routing, g, o);
     EXPECT_NEAR(total(chosen), best, 1e-12 * best) << "seed " << seed;
     EXPECT_EQ(chosen, place_aggregators("flow-aware", f.net, *f.routing, g, o));  // deterministic
   }

@@ -199,6 +199,7 @@ const char* optiq_status_name(int status) {
     case OPTIQ_ERR_BUSY: return "OPTIQ_ERR_BUSY";
     case OPTIQ_ERR_STATE: return "OPTIQ_ERR_STATE";
     case OPTIQ_ERR_INTERNAL: return "OPTIQ_ERR_INTERNAL";
+    case OPTIQ_ERR_IO: return "OPTIQ_ERR_IO";
     default: return "OPTIQ_ERR_UNKNOWN";
   }
 }

@@ -1,0 +1,202 @@
+// The C entry points of optiq/io.h: argument checks, agreement, and the file's groups.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "file.hpp"
+#include "optiq/aggregation.hpp"
+
+using optiq::rt::Comms;
+using optiq::rt::Failure;
+using optiq::rt::agree_status;
+using optiq::rt::guarded;
+
+namespace optiq::rt::io {
+
+namespace {
+
+void check_options(const optiq_io_options& o) {
+  if (o.files != OPTIQ_FILES_SHARED && o.files != OPTIQ_FILES_GROUP)
+    throw Error("options.files must be OPTIQ_FILES_SHARED or OPTIQ_FILES_GROUP");
+  if (o.group_nodes < 1) throw Error("options.group_nodes must be >= 1, got " + std::to_string(o.group_nodes));
+  if (o.aggregators < 1) throw Error("options.aggregators must be >= 1, got " + std::to_string(o.aggregators));
+  if (o.buffer_bytes == 0 || o.buffer_bytes >= (size_t(1) << 31))
+    throw Error("options.buffer_bytes must be between 1 and 2 GiB - 1, got " + std::to_string(o.buffer_bytes));
+  if (o.sink != OPTIQ_SINK_PWRITE && o.sink != OPTIQ_SINK_MPIIO && o.sink != OPTIQ_SINK_NULL)
+    throw Error("options.sink must be OPTIQ_SINK_PWRITE, OPTIQ_SINK_MPIIO or OPTIQ_SINK_NULL");
+  if (o.placement) {
+    const std::string p = o.placement;
+    const auto names = placement_names();
+    if (p != "spread" && std::find(names.begin(), names.end(), p) == names.end()) {
+      std::string all = "spread";
+      for (const auto& n : names) all += ", " + n;
+      throw Error("unknown placement '" + p + "' (one of: " + all + ")");
+    }
+  }
+}
+
+bool has_io_nodes(const Network& net) {
+  for (NodeId v = 0; v < net.num_vertices(); ++v)
+    if (net.kind(v) == VertexKind::Io) return true;
+  return false;
+}
+
+// The group key of this rank (equal keys share a file) and its group's I/O node.
+std::pair<long long, NodeId> group_key(const optiq_context* ctx, const optiq_io_options& o, int rank) {
+  const Network& net = *ctx->topo;
+  const NodeId node = ctx->placement->node_of(rank);
+  const auto& eps = net.endpoints();
+  const long long index = std::lower_bound(eps.begin(), eps.end(), node) - eps.begin();
+  if (!has_io_nodes(net)) return {o.files == OPTIQ_FILES_SHARED ? 0 : index / o.group_nodes, -1};
+  const std::vector<NodeId> io_of = io_nodes_of_endpoints(net, *ctx->routing);
+  if (o.files == OPTIQ_FILES_GROUP) return {io_of[index], io_of[index]};
+  const bool one = std::all_of(io_of.begin(), io_of.end(), [&](NodeId io) { return io == io_of.front(); });
+  return {0, one ? io_of.front() : -1};
+}
+
+void create_or_check(const std::string& path, optiq_io_mode mode) {
+  const int flags = mode == OPTIQ_IO_CREATE ? O_CREAT | O_TRUNC | O_RDWR : mode == OPTIQ_IO_RDWR ? O_RDWR : O_RDONLY;
+  const int fd = open(path.c_str(), flags, 0644);
+  if (fd < 0) throw Failure(OPTIQ_ERR_IO, "cannot open '" + path + "': " + std::strerror(errno));
+  close(fd);
+}
+
+void free_file(optiq_file* f) {
+  f->declared.reset();
+  if (f->group != MPI_COMM_NULL) MPI_Comm_free(&f->group);
+  if (f->comm != MPI_COMM_NULL) MPI_Comm_free(&f->comm);
+  delete f;
+}
+
+void open_file(optiq_context* ctx, const char* path, optiq_io_mode mode, const optiq_io_options* options,
+               optiq_file_t* out) {
+  std::unique_ptr<optiq_file, void (*)(optiq_file*)> f(new optiq_file, free_file);
+  f->ctx = ctx;
+  const Verdict local = verdict([&] {
+    if (!path || !*path) throw Error("path is NULL or empty");
+    if (!out) throw Error("the file handle pointer is NULL");
+    if (mode != OPTIQ_IO_CREATE && mode != OPTIQ_IO_RDWR && mode != OPTIQ_IO_RDONLY)
+      throw Error("mode must be OPTIQ_IO_CREATE, OPTIQ_IO_RDWR or OPTIQ_IO_RDONLY");
+    if (options) {
+      f->options = *options;
+    } else {
+      optiq_io_options_init(&f->options);
+    }
+    check_options(f->options);
+    if (f->options.placement) f->placement = f->options.placement;
+    f->options.placement = nullptr;
+    f->mode = mode;
+  });
+  agree_status(ctx->comms, local.code, local.message);
+
+  MPI_Comm_dup(ctx->comms.ctrl, &f->comm);
+  const Comms all = comms_of(f->comm);
+  long long key = 0;
+  const Verdict keyed = verdict([&] { std::tie(key, f->group_io) = group_key(ctx, f->options, all.rank); });
+  agree_status(all, keyed.code, keyed.message);
+  std::vector<long long> keys(all.size);
+  MPI_Allgather(&key, 1, MPI_LONG_LONG, keys.data(), 1, MPI_LONG_LONG, f->comm);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  f->group_index = static_cast<int>(std::lower_bound(keys.begin(), keys.end(), key) - keys.begin());
+  MPI_Comm_split(f->comm, f->group_index, all.rank, &f->group);
+  MPI_Comm_rank(f->group, &f->group_rank);
+  MPI_Comm_size(f->group, &f->group_size);
+  f->path = f->options.files == OPTIQ_FILES_SHARED ? path : std::string(path) + "." + std::to_string(f->group_index);
+  f->stats.group = f->group_index;
+
+  const Verdict made = verdict([&] {
+    if (f->group_rank == 0) create_or_check(f->path, mode);
+  });
+  agree_status(all, made.code, made.message);
+  *out = f.release();
+}
+
+}  // namespace
+
+int usable(optiq_file* file) {
+  if (!file) return OPTIQ_ERR_ARG;
+  return optiq::rt::usable(file->ctx);
+}
+
+Declared::~Declared() {
+  for (Transfer& t : transfers)
+    if (t.type != MPI_DATATYPE_NULL) MPI_Type_free(&t.type);
+  sink.reset();
+  if (win != MPI_WIN_NULL) {
+    if (base) MPI_Win_detach(win, base);
+    MPI_Win_free(&win);
+  }
+  if (base) MPI_Free_mem(base);
+}
+
+}  // namespace optiq::rt::io
+
+extern "C" {
+
+void optiq_io_options_init(optiq_io_options* o) {
+  if (!o) return;
+  o->files = OPTIQ_FILES_SHARED;
+  o->group_nodes = 128;
+  o->aggregators = optiq::kDefaultAggregators;
+  o->buffer_bytes = static_cast<size_t>(optiq::kDefaultAggregationBuffer);
+  o->placement = nullptr;
+  o->sink = OPTIQ_SINK_PWRITE;
+}
+
+int optiq_file_open(optiq_t ctx, const char* path, optiq_io_mode mode, const optiq_io_options* options,
+                    optiq_file_t* file) {
+  if (file) *file = nullptr;
+  if (const int u = optiq::rt::usable(ctx)) return u;
+  return guarded(ctx, [&] { optiq::rt::io::open_file(ctx, path, mode, options, file); });
+}
+
+int optiq_file_declare(optiq_file_t file, int nvars, const int counts[], const optiq_io_extent* const extents[]) {
+  if (const int u = optiq::rt::io::usable(file)) return u;
+  return guarded(file->ctx, [&] {
+    std::vector<std::vector<optiq_io_extent>> vars;
+    const optiq::rt::Verdict local = optiq::rt::verdict([&] {
+      if (nvars < 0) throw optiq::Error("nvars must be >= 0, got " + std::to_string(nvars));
+      if (nvars > 0 && (!counts || !extents)) throw optiq::Error("counts or extents is NULL");
+      for (int v = 0; v < nvars; ++v) {
+        if (counts[v] < 0) throw optiq::Error("counts[" + std::to_string(v) + "] is negative");
+        if (counts[v] > 0 && !extents[v]) throw optiq::Error("extents[" + std::to_string(v) + "] is NULL");
+        vars.emplace_back(extents[v], extents[v] + counts[v]);
+      }
+    });
+    agree_status(file->ctx->comms, local.code, local.message);
+    file->declared.reset();  // the old window and buffers go before the new ones come
+    file->declared = optiq::rt::io::declare(file, vars);
+  });
+}
+
+int optiq_file_write(optiq_file_t file, const void* const data[]) {
+  if (const int u = optiq::rt::io::usable(file)) return u;
+  return guarded(file->ctx, [&] { optiq::rt::io::write(file, data); });
+}
+
+int optiq_file_read(optiq_file_t file, void* const data[]) {
+  if (const int u = optiq::rt::io::usable(file)) return u;
+  return guarded(file->ctx, [&] { optiq::rt::io::read(file, data); });
+}
+
+int optiq_file_stats(optiq_file_t file, optiq_io_stats* stats) {
+  if (!file || !stats) return OPTIQ_ERR_ARG;
+  *stats = file->stats;
+  return OPTIQ_SUCCESS;
+}
+
+int optiq_file_close(optiq_file_t* file) {
+  if (!file || !*file) return OPTIQ_ERR_ARG;
+  optiq_file* f = *file;
+  if (const int u = optiq::rt::usable(f->ctx)) return u;
+  // Every rank frees its window (collective) before any leaves.
+  optiq::rt::io::free_file(f);
+  *file = nullptr;
+  return OPTIQ_SUCCESS;
+}
+
+}  // extern "C"

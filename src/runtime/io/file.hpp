@@ -1,0 +1,80 @@
+// What an optiq_file_t is on the inside.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../api/context.hpp"
+#include "layout.hpp"
+#include "optiq/io.h"
+#include "sink.hpp"
+
+namespace optiq::rt::io {
+
+// The puts (or gets) of one epoch to one aggregator: `bytes` packed at `packed` in the rank's
+// staging buffer, scattered in the aggregator's buffer by `type`.
+struct Transfer {
+  int epoch = 0;
+  int target = 0;  // rank in the file's communicator
+  MPI_Aint disp = 0;
+  Bytes packed = 0;
+  Bytes bytes = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+};
+
+// A declared pattern and what it set up; freed by the next declare or close.
+struct Declared {
+  GroupLayout layout;
+  std::vector<Bytes> var_bytes;
+  std::vector<Part> parts;  // this rank's, in packing order
+  std::vector<Transfer> transfers;
+  Bytes staged_bytes = 0;
+  std::vector<int> domains;  // the domains this rank aggregates, ascending (their slots in order)
+  std::vector<std::vector<std::vector<Interval>>> covered;  // per domain of its, per epoch: what the file gets
+  int all_epochs = 0;  // the most epochs of any group: every rank fences that often
+  MPI_Win win = MPI_WIN_NULL;  // over all the file's ranks
+  char* base = nullptr;  // the window: two buffers of layout.buffer bytes per domain aggregated
+  std::unique_ptr<Sink> sink;
+  ~Declared();
+};
+
+}  // namespace optiq::rt::io
+
+struct optiq_file {
+  optiq_context* ctx = nullptr;
+  MPI_Comm comm = MPI_COMM_NULL;   // the context's ranks
+  MPI_Comm group = MPI_COMM_NULL;  // this rank's file group
+  int group_index = 0;
+  int group_rank = 0;
+  int group_size = 0;
+  optiq::NodeId group_io = -1;  // the group's I/O node, -1 without one
+  std::string path;             // this rank's file
+  optiq_io_mode mode = OPTIQ_IO_CREATE;
+  optiq_io_options options{};
+  std::string placement;  // options.placement, owned
+  std::unique_ptr<optiq::rt::io::Declared> declared;
+  optiq_io_stats stats{};
+};
+
+namespace optiq::rt::io {
+
+inline Comms comms_of(MPI_Comm comm) {
+  Comms c;
+  c.ctrl = comm;
+  MPI_Comm_rank(comm, &c.rank);
+  MPI_Comm_size(comm, &c.size);
+  return c;
+}
+
+// Each entry point's first check: a usable file whose context is idle.
+int usable(optiq_file* file);
+// Plans, checks and sets up a pattern (optiq_file_declare's work; collective, throws Failure).
+std::unique_ptr<Declared> declare(optiq_file* file, const std::vector<std::vector<optiq_io_extent>>& vars);
+// The pipelines (collective; throw Failure on every rank alike).
+void write(optiq_file* file, const void* const data[]);
+void read(optiq_file* file, void* const data[]);
+
+}  // namespace optiq::rt::io

@@ -1,0 +1,42 @@
+// Where an aggregator's buffers go: one transfer in flight at a time, started after the round's
+// epoch closes and waited for before the buffer is reused. A failure is kept, not thrown: the
+// aggregator must still take part in every remaining epoch, and the ranks agree on it at the end.
+#pragma once
+
+#include <mpi.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layout.hpp"
+#include "optiq/io.h"
+
+namespace optiq::rt::io {
+
+// One contiguous transfer between a buffer and the file.
+struct Span {
+  char* buffer = nullptr;
+  Bytes offset = 0;  // in the file
+  Bytes bytes = 0;
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  // Starts writing (or reading) the spans; the previous transfer must have been waited for.
+  virtual void start(std::vector<Span> spans, bool write) = 0;
+  virtual void wait() = 0;
+  // The first failure, "" if none.
+  const std::string& error() const { return error_; }
+  Bytes moved() const { return moved_; }
+
+ protected:
+  std::string error_;
+  Bytes moved_ = 0;
+};
+
+// `path` is opened on first use, read-only when `writable` is false.
+std::unique_ptr<Sink> make_sink(optiq_io_sink kind, const std::string& path, bool writable);
+
+}  // namespace optiq::rt::io
