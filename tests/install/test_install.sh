@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a build tree into an empty prefix and uses it as an outside project would:
 # examples/transpose built with find_package(optiq) (shared and static) and with
-# `mpicc $(pkg-config --cflags --libs optiq)`, each run byte-exact under mpirun, and the
+# `mpicc $(pkg-config --cflags --libs optiq)`, each run byte-exact under mpirun, examples/hacc_io
+# (the collective I/O of optiq/io.h) built the same way, and the
 # unmodified MPI program run under the installed liboptiq_pmpi.so.
 #
 #   test_install.sh BUILD_DIR SOURCE_DIR
@@ -14,7 +15,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 run() { mpirun -np 8 "$@" torus:2x2x2 32 | tee /dev/stderr | grep -q "correct"; }
 
 cmake --install "$build" --prefix "$prefix" >/dev/null
-for f in include/optiq/optiq.h include/optiq/exchange.h lib/liboptiq.so lib/liboptiq.a lib/liboptiq_exchange.so \
+for f in include/optiq/optiq.h include/optiq/io.h include/optiq/exchange.h lib/liboptiq.so lib/liboptiq.a lib/liboptiq_exchange.so \
          lib/liboptiq_exchange.a lib/liboptiq_pmpi.so lib/cmake/optiq/optiqConfig.cmake lib/pkgconfig/optiq.pc; do
   [ -e "$prefix/$f" ] || { echo "FAILED: $f is not installed"; exit 1; }
 done
@@ -31,6 +32,9 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 mpicc -DUSE_OPTIQ "$source/examples/transpose/transpose.c" -o "$work/transpose-pc" \
   $(pkg-config --cflags --libs optiq) -Wl,-rpath,"$(pkg-config --variable=libdir optiq)"
 run "$work/transpose-pc"
+mpicc "$source/examples/hacc_io/hacc_io.c" -o "$work/hacc-io" \
+  $(pkg-config --cflags --libs optiq) -Wl,-rpath,"$(pkg-config --variable=libdir optiq)"
+mpirun -np 4 "$work/hacc-io" torus:4 2000 soa "$work/hacc.dat" | tee /dev/stderr | grep -q "read back correct"
 
 echo "== LD_PRELOAD of the installed interposer"
 mpicc "$source/examples/transpose/transpose.c" -o "$work/transpose-mpi"

@@ -71,7 +71,7 @@ def test_every_json_command_is_covered():
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     with_json = {name for name, p in commands.items() if any("--json" in a.option_strings for a in p._actions)}
-    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan"}
+    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan", "io-bench"}
 
 
 @pytest.mark.parametrize("planner", ["default", "heu2", "mcf", "maxflow"])
@@ -80,3 +80,16 @@ def test_io_plan(optiq_cli, planner):
                              "4", "--placement", "greedy,topology-aware", "--planner", planner, "--json", check=False))
     assert [(r["placement"], r["planner"]) for r in doc["results"]] == [("greedy", planner),
                                                                         ("topology-aware", planner)]
+
+
+@pytest.mark.parametrize("workload", [["--workload", "hacc", "--layout", "aos"], ["--workload", "hacc", "--layout", "soa"],
+                                      ["--workload", "array", "--files", "pset", "--group-nodes", "2"]])
+def test_io_bench(optiq_cli, workload):
+    doc = document(optiq_cli("io-bench", "--np", "4", *workload, "--per-rank", "10000", "--aggregators", "2",
+                             "--buffer", "4KiB", "--iterations", "2", "--warmup", "0", "--json", check=False))
+    assert doc["identical"] is True
+    per_rank = 10000 // 38 * 38 if workload[1] == "hacc" else 10000
+    assert doc["bytes"] == 4 * per_rank
+    assert doc["file_groups"] == (2 if "pset" in workload else 1)
+    for key in ("optiq_write_bps", "mpiio_write_bps"):
+        assert len(doc[key]["all"]) == 2 and doc[key]["min"] <= doc[key]["median"] <= doc[key]["max"]

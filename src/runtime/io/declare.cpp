@@ -160,30 +160,38 @@ void build_transfers(Declared* d) {
   const GroupLayout& g = d->layout;
   Bytes packed = 0;
   for (std::size_t i = 0; i < d->parts.size();) {
-    std::size_t j = i;
+    Transfer t;
+    t.epoch = d->parts[i].epoch;
+    t.first = i;
     std::vector<int> lengths;
     std::vector<MPI_Aint> displs;
-    Bytes bytes = 0;
-    for (; j < d->parts.size() && d->parts[j].epoch == d->parts[i].epoch && d->parts[j].domain == d->parts[i].domain;
-         ++j) {
+    t.direct = true;
+    std::size_t j = i;
+    for (; j < d->parts.size() && d->parts[j].epoch == t.epoch && d->parts[j].domain == d->parts[i].domain; ++j) {
       const Part& p = d->parts[j];
       // Parts are below one buffer (< 2 GiB) and so are their sums per epoch and domain.
       if (!displs.empty() && MPI_Aint(p.target) == displs.back() + lengths.back())
         lengths.back() += int(p.bytes);
       else
         displs.push_back(MPI_Aint(p.target)), lengths.push_back(int(p.bytes));
-      bytes += p.bytes;
+      if (j > i && (p.var != d->parts[j - 1].var || p.src != d->parts[j - 1].src + d->parts[j - 1].bytes))
+        t.direct = false;
+      t.bytes += p.bytes;
     }
-    Transfer t;
-    t.epoch = d->parts[i].epoch;
+    t.end = j;
     t.target = g.aggregator[d->parts[i].domain];
     t.disp = MPI_Aint(2 * g.slot(d->parts[i].domain) + t.epoch % 2) * MPI_Aint(g.buffer);
-    t.packed = packed;
-    t.bytes = bytes;
-    MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), displs.data(), MPI_BYTE, &t.type);
-    MPI_Type_commit(&t.type);
+    if (lengths.size() == 1) {
+      t.disp += displs[0];
+    } else {
+      MPI_Type_create_hindexed(int(lengths.size()), lengths.data(), displs.data(), MPI_BYTE, &t.type);
+      MPI_Type_commit(&t.type);
+    }
+    if (!t.direct) {
+      t.packed = packed;
+      packed += t.bytes;
+    }
     d->transfers.push_back(t);
-    packed += bytes;
     i = j;
   }
   d->staged_bytes = packed;

@@ -14,24 +14,28 @@
 
 namespace optiq::rt::io {
 
-// The puts (or gets) of one epoch to one aggregator: `bytes` packed at `packed` in the rank's
-// staging buffer, scattered in the aggregator's buffer by `type`.
+// The puts (or gets) of one epoch to one aggregator: parts [first, end) of Declared::parts,
+// `bytes` in all. Their origin is the application's buffer itself when they come from one
+// stretch of one variable in buffer order (`direct`), else `packed` in the staging buffer. In
+// the aggregator's buffer they land at `disp`, spread by `type` (MPI_DATATYPE_NULL: contiguous).
 struct Transfer {
   int epoch = 0;
   int target = 0;  // rank in the file's communicator
   MPI_Aint disp = 0;
-  Bytes packed = 0;
   Bytes bytes = 0;
   MPI_Datatype type = MPI_DATATYPE_NULL;
+  std::size_t first = 0, end = 0;
+  bool direct = false;
+  Bytes packed = 0;
 };
 
 // A declared pattern and what it set up; freed by the next declare or close.
 struct Declared {
   GroupLayout layout;
   std::vector<Bytes> var_bytes;
-  std::vector<Part> parts;  // this rank's, in packing order
+  std::vector<Part> parts;  // this rank's, per epoch and aggregator in buffer order
   std::vector<Transfer> transfers;
-  Bytes staged_bytes = 0;
+  Bytes staged_bytes = 0;  // of the transfers that are not direct
   std::vector<int> domains;  // the domains this rank aggregates, ascending (their slots in order)
   std::vector<std::vector<std::vector<Interval>>> covered;  // per domain of its, per epoch: what the file gets
   int all_epochs = 0;  // the most epochs of any group: every rank fences that often

@@ -62,7 +62,8 @@ GroupLayout shape(Bytes lo, Bytes hi, int aggregators, Bytes buffer) {
   const Bytes size = hi - lo;
   g.span = (size + Bytes(aggregators) - 1) / Bytes(aggregators);
   g.domains = static_cast<int>((size + g.span - 1) / g.span);
-  g.buffer = std::min(buffer, g.span);
+  g.buffer = std::min(buffer, std::max(kMinRoundBytes, (g.span + kPipelineRounds - 1) / kPipelineRounds));
+  g.buffer = std::min(g.buffer, g.span);
   g.rounds_per_domain = static_cast<int>((g.span + g.buffer - 1) / g.buffer);
   g.aggregator.assign(g.domains, -1);
   return g;
@@ -90,9 +91,11 @@ std::vector<Part> split(const std::vector<Block>& blocks, const GroupLayout& g) 
       at += piece;
     }
   }
-  // Stable: within one (epoch, domain) the parts keep data order, which packing relies on.
-  std::stable_sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
-    return a.epoch != b.epoch ? a.epoch < b.epoch : a.domain < b.domain;
+  // Within one (epoch, domain) in buffer order: what lies side by side in the aggregator's buffer
+  // (an AoS rank's variables, record by record) then travels as one block.
+  std::sort(parts.begin(), parts.end(), [](const Part& a, const Part& b) {
+    if (a.epoch != b.epoch) return a.epoch < b.epoch;
+    return a.domain != b.domain ? a.domain < b.domain : a.target < b.target;
   });
   return parts;
 }

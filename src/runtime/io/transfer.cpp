@@ -48,52 +48,66 @@ void agree_sink(optiq_file* f, const Declared& d, double started) {
   f->stats.last_seconds = MPI_Wtime() - started;
 }
 
-template <class Copy>
-void for_each_part(const Declared& d, Copy&& copy) {
-  Bytes at = 0;
-  for (const Part& p : d.parts) {
-    copy(p, at);
-    at += p.bytes;
-  }
-}
-
-// The pieces of one epoch between the staging buffer and the aggregators' buffers: one-sided
-// puts (gets) in a group of several ranks, plain copies in a group of one.
+// The pieces of one epoch between the ranks and the aggregators' buffers: one-sided puts (gets)
+// over the file's communicator, or plain copies when it has a single rank (no window).
 class Mover {
  public:
-  Mover(Declared& d, char* staged, bool write) : d_(d), staged_(staged), write_(write) {}
+  Mover(Declared& d, char* const* data, char* staged, bool write)
+      : d_(d), data_(data), staged_(staged), write_(write) {}
   void fence(int assert_flags) {
     if (d_.win != MPI_WIN_NULL) MPI_Win_fence(assert_flags, d_.win);
   }
   void epoch(int e) {
-    if (d_.win == MPI_WIN_NULL) {
-      for (; part_ < d_.parts.size() && d_.parts[part_].epoch == e; ++part_) {
-        const Part& p = d_.parts[part_];
-        char* buffer = buffer_of(d_, p.domain, e);
-        if (write_)
-          std::memcpy(buffer + p.target, staged_ + at_, p.bytes);
-        else
-          std::memcpy(staged_ + at_, buffer + p.target, p.bytes);
-        at_ += p.bytes;
-      }
-      return;
-    }
     for (; next_ < d_.transfers.size() && d_.transfers[next_].epoch == e; ++next_) {
       const Transfer& t = d_.transfers[next_];
+      if (d_.win == MPI_WIN_NULL) {
+        copy_locally(t, e);
+        continue;
+      }
+      const Part& first = d_.parts[t.first];
+      char* origin = t.direct ? data_[first.var] + first.src : staged_ + t.packed;
+      const int count = t.type == MPI_DATATYPE_NULL ? int(t.bytes) : 1;
+      const MPI_Datatype type = t.type == MPI_DATATYPE_NULL ? MPI_BYTE : t.type;
       if (write_)
-        MPI_Put(staged_ + t.packed, int(t.bytes), MPI_BYTE, t.target, t.disp, 1, t.type, d_.win);
+        MPI_Put(origin, int(t.bytes), MPI_BYTE, t.target, t.disp, count, type, d_.win);
       else
-        MPI_Get(staged_ + t.packed, int(t.bytes), MPI_BYTE, t.target, t.disp, 1, t.type, d_.win);
+        MPI_Get(origin, int(t.bytes), MPI_BYTE, t.target, t.disp, count, type, d_.win);
     }
   }
 
  private:
+  void copy_locally(const Transfer& t, int e) {
+    for (std::size_t i = t.first; i < t.end; ++i) {
+      const Part& p = d_.parts[i];
+      char* buffer = buffer_of(d_, p.domain, e) + p.target;
+      char* mine = data_[p.var] + p.src;
+      std::memcpy(write_ ? buffer : mine, write_ ? mine : buffer, p.bytes);
+    }
+  }
+
   Declared& d_;
+  char* const* data_;
   char* staged_;
   bool write_;
-  std::size_t next_ = 0, part_ = 0;
-  Bytes at_ = 0;
+  std::size_t next_ = 0;
 };
+
+// Between the application's variables and the staging buffer, for the transfers that need it.
+void stage(const Declared& d, char* const* data, char* staged, bool pack) {
+  if (d.win == MPI_WIN_NULL) return;
+  for (const Transfer& t : d.transfers) {
+    if (t.direct) continue;
+    Bytes at = t.packed;
+    for (std::size_t i = t.first; i < t.end; ++i) {
+      const Part& p = d.parts[i];
+      if (pack)
+        std::memcpy(staged + at, data[p.var] + p.src, p.bytes);
+      else
+        std::memcpy(data[p.var] + p.src, staged + at, p.bytes);
+      at += p.bytes;
+    }
+  }
+}
 
 }  // namespace
 
@@ -101,12 +115,12 @@ void write(optiq_file* f, const void* const data[]) {
   Declared& d = checked(f, true, data);
   const double started = MPI_Wtime();
   std::unique_ptr<char[]> staged(new char[d.staged_bytes + 1]);
-  for_each_part(d, [&](const Part& p, Bytes at) {
-    std::memcpy(staged.get() + at, static_cast<const char*>(data[p.var]) + p.src, p.bytes);
-  });
+  // Puts only read from the variables: the const goes for the length of this call.
+  char* const* vars = const_cast<char* const*>(reinterpret_cast<const char* const*>(data));
+  stage(d, vars, staged.get(), true);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();  // of this rank's group; other groups may need more
-  Mover move(d, staged.get(), true);
+  Mover move(d, vars, staged.get(), true);
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
     move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
@@ -119,7 +133,7 @@ void write(optiq_file* f, const void* const data[]) {
     if (d.sink && epochs == d.all_epochs) d.sink->start(spans_of(d, epochs - 1), true);
     if (d.sink) d.sink->wait();
   }
-  f->stats.put_bytes += d.staged_bytes;
+  for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);
 }
@@ -131,7 +145,8 @@ void read(optiq_file* f, void* const data[]) {
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();
   if (d.sink && epochs > 0) d.sink->start(spans_of(d, 0), false);
-  Mover move(d, staged.get(), false);
+  char* const* vars = reinterpret_cast<char* const*>(data);
+  Mover move(d, vars, staged.get(), false);
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
     move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
@@ -139,10 +154,8 @@ void read(optiq_file* f, void* const data[]) {
     move.epoch(e);
   }
   if (d.all_epochs > 0) move.fence(MPI_MODE_NOSUCCEED);
-  for_each_part(d, [&](const Part& p, Bytes at) {
-    std::memcpy(static_cast<char*>(data[p.var]) + p.src, staged.get() + at, p.bytes);
-  });
-  f->stats.put_bytes += d.staged_bytes;
+  stage(d, vars, staged.get(), false);
+  for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);
 }
