@@ -14,6 +14,8 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   hacc       HACC-IO (8 ranks/node, 700-800 KB per rank) gathered on every node and sent to its
              bridge node (thesis 6.5.3, Fig. 19) at 512-4096 nodes: MPI_Alltoallv against optiq,
              simulated at --simulate nodes, predicted at the others
+  local      the library on this machine (optiq io-bench): HACC-IO AoS/SoA and a 1-D array,
+             optiq's collective write against MPI_File_write_at_all on tmpfs and disk (local.py)
 
   .venv/bin/python bench/io/run.py all
   .venv/bin/python bench/io/run.py hacc --nodes 512,1024
@@ -34,6 +36,8 @@ from optiq.aggregation import evaluate_placements, io_data, io_groups
 from optiq.evaluate import PlannerOptions, run_planners
 from optiq.workload import Workload
 from optiq.simulation.experiment import Setup, simulate
+
+from local import stage_local
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
@@ -202,7 +206,7 @@ def stage_placement_sim(args) -> list:
 
 
 STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc,
-          "placement-sim": stage_placement_sim}
+          "placement-sim": stage_placement_sim, "local": stage_local}
 
 
 def main() -> int:
