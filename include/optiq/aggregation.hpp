@@ -100,6 +100,11 @@ AggregatorNodes place_aggregators(const std::string& strategy, const Network& ne
                             const IoGroup& group, const AggregationOptions& options);
 std::vector<std::string> placement_names();
 
+// ROMIO's BG/Q aggregator list for a group (romio-bgq's rule, docs/io.md), in ROMIO's order:
+// each bridge set's bridge first, then evenly spaced members of each set; `aggregators` nodes
+// unless the sets are smaller.
+std::vector<NodeId> romio_bgq_aggregators(const RoutingModel& routing, const IoGroup& group, int aggregators);
+
 // topology-aware's cost of node `candidate` (an index into group.nodes) serving domain k:
 // C1 + C2 of tessier2016 (docs/io.md).
 double topology_aware_cost(const Network& net, const RoutingModel& routing, const IoGroup& group,

@@ -51,12 +51,24 @@ AggregatorNodes per_domain(const IoGroup& group, const Domains& d, const std::fu
   return p;
 }
 
+// Domains go to ROMIO's BG/Q list in its order; when the list is shorter than the domains (sets
+// smaller than their share), the rest go round it.
+AggregatorNodes place_romio_bgq(const RoutingModel& routing, const IoGroup& group, const Domains& d, int aggregators) {
+  const std::vector<NodeId> list = romio_bgq_aggregators(routing, group, aggregators);
+  AggregatorNodes p(d.count(), -1);
+  for (int k = 0; k < d.count(); ++k)
+    if (d.total[k] > 0) p[k] = list[std::size_t(k) % list.size()];
+  return p;
+}
+
+}  // namespace
+
 // ROMIO's BG/Q rule (ad_gpfs/bg/ad_bg_aggrs.c), on nodes: the nodes of a group split into
 // bridge sets by the bridge their route to the I/O node enters through; every bridge is an
 // aggregator and each set adds evenly spaced members of its own, the aggregators per set being
-// the group's share for that set. Domains go to the list in ROMIO's order: bridges first, then
-// each set's members.
-AggregatorNodes place_romio_bgq(const RoutingModel& routing, const IoGroup& group, const Domains& d, int aggregators) {
+// the group's share for that set. The list is in ROMIO's order: bridges first, then each set's
+// members.
+std::vector<NodeId> romio_bgq_aggregators(const RoutingModel& routing, const IoGroup& group, int aggregators) {
   std::map<NodeId, std::vector<NodeId>> sets;  // bridge -> its nodes, ascending
   for (NodeId node : group.nodes) {
     const LinkPath route = routing.route(node, group.io);
@@ -86,16 +98,8 @@ AggregatorNodes place_romio_bgq(const RoutingModel& routing, const IoGroup& grou
   }
   std::vector<NodeId> list = bridges;
   list.insert(list.end(), members.begin(), members.end());
-  AggregatorNodes p(d.count(), -1);
-  for (int k = 0; k < d.count() && k < static_cast<int>(list.size()); ++k)
-    if (d.total[k] > 0) p[k] = list[k];
-  // Fewer listed than domains (sets smaller than their share): the rest go round the list.
-  for (int k = static_cast<int>(list.size()); k < d.count(); ++k)
-    if (d.total[k] > 0) p[k] = list[k % list.size()];
-  return p;
+  return list;
 }
-
-}  // namespace
 
 double topology_aware_cost(const Network& net, const RoutingModel& routing, const IoGroup& group,
                            const Domains& domains, int k, int candidate, double hop_latency) {
