@@ -42,8 +42,28 @@ typedef enum {
 typedef enum {
   OPTIQ_SINK_PWRITE = 0, /* each aggregator writes with pwrite/pread on a thread of its own */
   OPTIQ_SINK_MPIIO = 1,  /* each aggregator writes with MPI_File_iwrite_at/iread_at on its own handle */
-  OPTIQ_SINK_NULL = 2    /* writes go nowhere (like /dev/null): the aggregation alone; reads refused */
+  OPTIQ_SINK_NULL = 2,   /* writes go nowhere (like /dev/null): the aggregation alone; reads refused */
+  OPTIQ_SINK_CUSTOM = 3  /* the application's own callbacks (options.custom) */
 } optiq_io_sink;
+
+/* One stretch of an aggregator's buffer and the file offset it belongs at. */
+typedef struct optiq_io_span {
+  void *buffer;
+  long long offset;
+  long long bytes;
+} optiq_io_span;
+
+/* A destination of the application's own for the aggregators' buffers: an I/O forwarding layer,
+ * a burst buffer, a simulated I/O node. Each aggregator calls start with one round's spans of
+ * file group `group` (write nonzero: from the buffers to the file; zero: from the file into the
+ * buffers) and later wait, before it reuses those buffers; at most one start is outstanding per
+ * aggregator. The spans' array lives only during start; the buffers until wait returns. Both
+ * return 0 on success; anything else fails the write or read with OPTIQ_ERR_IO on every rank. */
+typedef struct optiq_io_custom_sink {
+  void *state;
+  int (*start)(void *state, int group, int write, const optiq_io_span *spans, int count);
+  int (*wait)(void *state);
+} optiq_io_custom_sink;
 
 typedef enum {
   OPTIQ_IO_CREATE = 0, /* create the file(s), or truncate them to nothing; read and write */
@@ -56,13 +76,19 @@ typedef struct optiq_io_options {
   int group_nodes;       /* groups on a network without I/O nodes: this many consecutive nodes
                             (default 128, a BG/Q pset); on one with I/O nodes, the nodes that
                             reach the same I/O node first */
-  int aggregators;       /* per file (default 16), at most one per node */
+  int aggregators;       /* per file (default 16), and per I/O group within a shared file on a
+                            network with I/O nodes; at most one per node */
   size_t buffer_bytes;   /* per buffer, two per aggregator (default 16 MiB, below 2 GiB) */
   const char *placement; /* where aggregators go: "spread" (evenly over the file's nodes, as
-                            ROMIO's default), or a strategy of docs/io.md ("topology-aware",
-                            "greedy", "romio-bgq", ...) on networks with I/O nodes.
-                            NULL: topology-aware for group files on such networks, else spread */
+                            ROMIO's default), or a strategy of docs/io.md ("romio-bgq",
+                            "topology-aware", "greedy", ...) on networks with I/O nodes; a shared
+                            file over several I/O groups takes spread or romio-bgq.
+                            NULL: romio-bgq on networks with I/O nodes (the best simulated there,
+                            docs/io.md), else spread */
   optiq_io_sink sink;    /* default pwrite */
+  const optiq_io_custom_sink *custom; /* OPTIQ_SINK_CUSTOM: the callbacks (copied by optiq_file_open) */
+  int overlap;           /* nonzero (default): an aggregator writes round e - 1 while round e
+                            aggregates; 0: one after the other, as ROMIO's two-phase I/O does */
 } optiq_io_options;
 
 typedef struct optiq_file *optiq_file_t;

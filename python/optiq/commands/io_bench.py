@@ -61,7 +61,7 @@ def register(subparsers) -> None:
                      help="bytes per aggregation buffer, two per aggregator (default: %(default)s)")
     opt.add_argument("--placement", metavar="NAME",
                      help="spread, or a strategy of docs/io.md on networks with I/O nodes (default: "
-                          "topology-aware for group files there, else spread)")
+                          "romio-bgq there, else spread)")
     opt.add_argument("--sink", default="pwrite", choices=("pwrite", "mpiio", "null"),
                      help="how aggregators write: pwrite on a thread, MPI_File_iwrite_at, or nowhere "
                           "(default: %(default)s)")

@@ -90,11 +90,6 @@ def check_simulated_jobs(net, jobs: list, origin: str) -> None:
     check_job_ends(net, jobs, origin)
 
 
-def io_vertices(net) -> list:
-    """The I/O nodes of ``net`` in vertex order: where a simulation of I/O runs its last ranks."""
-    return [v for v in range(len(net.endpoints), net.num_vertices) if net.kind(v) == "io"]
-
-
 def touches_io(net, jobs: list) -> bool:
     return any(net.kind(v) == "io" for j in jobs for v in (j.src, j.dst))
 
@@ -229,11 +224,8 @@ def simulate(s: Setup, planners: list, progress=None, note=None) -> list:
         if touches_io(net, [jp.job for jp in predicted["default"][0].jobs]):  # ranks on the I/O nodes too, after the endpoints'
             if s.background.active:
                 raise _core.Error("a simulation with jobs to or from I/O nodes cannot also run background traffic")
-            host = plat.host_namer(net)
-            ios = io_vertices(net)
-            hosts.write_text(hosts.read_text() + "".join(f"{host(v)}\n" for v in ios))
             base += ["--io-ranks"]
-            world = ranks + len(ios)
+            world = ranks + plat.append_io_ranks(net, hosts)
         if s.background.active:  # the second job's ranks follow the job's, on its nodes
             extra_hosts = bgmod.write_flows(net, s.background, ranks, Path(tmp) / "background.txt")
             host = plat.host_namer(net)

@@ -235,6 +235,15 @@ def hostfile_text(network: _core.Network, ranks_per_node: int = 1) -> str:
     return "".join(f"{host(node)}\n" for node in network.endpoints for _ in range(ranks_per_node))
 
 
+def append_io_ranks(network: _core.Network, hosts: Path) -> int:
+    """Adds one rank on each I/O vertex after the endpoints' ranks in the hostfile ``hosts``
+    (simulations of I/O: the driver's and the I/O benchmark's ``--io-ranks``); returns how many."""
+    host = host_namer(network)
+    ios = [v for v in range(len(network.endpoints), network.num_vertices) if network.kind(v) == "io"]
+    hosts.write_text(hosts.read_text() + "".join(f"{host(v)}\n" for v in ios))
+    return len(ios)
+
+
 def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-8,
                    link_bandwidth: float | None = None, ranks_per_node: int = 1) -> tuple:
     """Writes ``out`` and its hostfile (same name, ``.hosts``); returns both paths."""

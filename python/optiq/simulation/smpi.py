@@ -75,6 +75,11 @@ def smpi_driver() -> Path:
     return _tool("OPTIQ_SMPI_DRIVER", _bin_dir() / "smpi" / "optiq-driver", "the SMPI build of optiq-driver")
 
 
+def smpi_io_bench() -> Path:
+    """The I/O benchmark built with smpicxx: $OPTIQ_SMPI_IO_BENCH, else the installed one."""
+    return _tool("OPTIQ_SMPI_IO_BENCH", _bin_dir() / "smpi" / "optiq-io-bench", "the SMPI build of optiq-io-bench")
+
+
 def simroutes() -> Path:
     """The route query tool: $OPTIQ_SIMROUTES, else the one installed with the package."""
     return _tool("OPTIQ_SIMROUTES", _bin_dir() / "optiq-simroutes", "optiq-simroutes")
@@ -114,37 +119,33 @@ def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeo
                costs: tuple = ((), {})) -> dict:
     """Runs the SMPI driver on ``np`` simulated ranks; returns its JSON document plus ``wall_seconds``.
     ``costs``: :func:`cpu_cost_settings` (default: none charged)."""
+    # Unchecked runs share forwarding slots between simulated ranks too (slot_pool.hpp).
+    env = {"OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
+    return run_program(smpi_driver(), np, platform, hostfile, driver_args, timeout, costs, env)
+
+
+def run_program(program: Path, np: int, platform: Path, hostfile: Path, args: list, timeout: float,
+                costs: tuple = ((), {}), env: dict | None = None) -> dict:
+    """Runs an SMPI build of one of optiq's programs (its errors start with "NAME: error: ", its
+    result is its last JSON line) on ``np`` simulated ranks, with the model settings above."""
     settings, cost_env = costs
     cmd = [smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hostfile)]
     cmd += [f"--cfg={setting}" for setting in list(MODEL_SETTINGS) + list(settings)]
-    cmd += ["--log=root.thres:warning", str(smpi_driver())] + list(driver_args)
+    cmd += ["--log=root.thres:warning", str(program)] + list(args)
     start = time.perf_counter()
     try:
-        # Unchecked runs share forwarding slots between simulated ranks too (slot_pool.hpp).
-        env = {**os.environ, **cost_env,
-               "OPTIQ_SMPI_SHARED_SLOTS": "1" if "--shared-buffers" in driver_args else "0"}
         proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
-                              stdin=subprocess.DEVNULL, env=env)
+                              stdin=subprocess.DEVNULL, env={**os.environ, **cost_env, **(env or {})})
     except subprocess.TimeoutExpired:
         raise _core.Error(f"no result after {timeout:g} s; the simulation was stopped") from None
     wall = time.perf_counter() - start
-    errors = [line for line in proc.stderr.splitlines() if "optiq-driver: error: " in line]
+    marker = f"{program.name}: error: "
+    errors = [line for line in proc.stderr.splitlines() if marker in line]
     if errors:
-        raise _core.Error(errors[0].split("optiq-driver: error: ", 1)[1])
+        raise _core.Error(errors[0].split(marker, 1)[1])
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if not lines:
         raise _core.Error(f"the simulation failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
     result = json.loads(lines[-1])
     result["wall_seconds"] = wall
     return result
-
-
-def simgrid_routes(platform: Path, sources: list) -> dict:
-    """SimGrid's own routes from the given hosts: {(src_host, dst_host): [link names]}."""
-    out = subprocess.run([str(simroutes()), str(platform)] + list(sources), capture_output=True, text=True,
-                         check=True, stdin=subprocess.DEVNULL).stdout
-    routes = {}
-    for line in out.splitlines():
-        a, b, *links = line.split()
-        routes[(a, b)] = links
-    return routes

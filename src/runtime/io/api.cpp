@@ -25,8 +25,11 @@ void check_options(const optiq_io_options& o) {
   if (o.aggregators < 1) throw Error("options.aggregators must be >= 1, got " + std::to_string(o.aggregators));
   if (o.buffer_bytes == 0 || o.buffer_bytes >= (size_t(1) << 31))
     throw Error("options.buffer_bytes must be between 1 and 2 GiB - 1, got " + std::to_string(o.buffer_bytes));
-  if (o.sink != OPTIQ_SINK_PWRITE && o.sink != OPTIQ_SINK_MPIIO && o.sink != OPTIQ_SINK_NULL)
-    throw Error("options.sink must be OPTIQ_SINK_PWRITE, OPTIQ_SINK_MPIIO or OPTIQ_SINK_NULL");
+  if (o.sink != OPTIQ_SINK_PWRITE && o.sink != OPTIQ_SINK_MPIIO && o.sink != OPTIQ_SINK_NULL &&
+      o.sink != OPTIQ_SINK_CUSTOM)
+    throw Error("options.sink must be OPTIQ_SINK_PWRITE, OPTIQ_SINK_MPIIO, OPTIQ_SINK_NULL or OPTIQ_SINK_CUSTOM");
+  if (o.sink == OPTIQ_SINK_CUSTOM && (!o.custom || !o.custom->start || !o.custom->wait))
+    throw Error("OPTIQ_SINK_CUSTOM needs options.custom with both start and wait");
   if (o.placement) {
     const std::string p = o.placement;
     const auto names = placement_names();
@@ -88,6 +91,8 @@ void open_file(optiq_context* ctx, const char* path, optiq_io_mode mode, const o
     check_options(f->options);
     if (f->options.placement) f->placement = f->options.placement;
     f->options.placement = nullptr;
+    if (f->options.sink == OPTIQ_SINK_CUSTOM) f->custom = *f->options.custom;
+    f->options.custom = nullptr;
     f->mode = mode;
   });
   agree_status(ctx->comms, local.code, local.message);
@@ -96,6 +101,7 @@ void open_file(optiq_context* ctx, const char* path, optiq_io_mode mode, const o
   const Comms all = comms_of(f->comm);
   long long key = 0;
   const Verdict keyed = verdict([&] { std::tie(key, f->group_io) = group_key(ctx, f->options, all.rank); });
+  f->io_nodes = has_io_nodes(*ctx->topo);
   agree_status(all, keyed.code, keyed.message);
   std::vector<long long> keys(all.size);
   MPI_Allgather(&key, 1, MPI_LONG_LONG, keys.data(), 1, MPI_LONG_LONG, f->comm);
@@ -130,7 +136,6 @@ Declared::~Declared() {
     if (base) MPI_Win_detach(win, base);
     MPI_Win_free(&win);
   }
-  if (base) MPI_Free_mem(base);
 }
 
 }  // namespace optiq::rt::io
@@ -145,6 +150,8 @@ void optiq_io_options_init(optiq_io_options* o) {
   o->buffer_bytes = static_cast<size_t>(optiq::kDefaultAggregationBuffer);
   o->placement = nullptr;
   o->sink = OPTIQ_SINK_PWRITE;
+  o->custom = nullptr;
+  o->overlap = 1;
 }
 
 int optiq_file_open(optiq_t ctx, const char* path, optiq_io_mode mode, const optiq_io_options* options,

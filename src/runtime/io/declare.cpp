@@ -40,6 +40,22 @@ int checked_int(std::size_t n, const char* what) {
   return static_cast<int>(n);
 }
 
+// The nodes of a shared file by the I/O node each reaches first, ascending by I/O node.
+std::vector<IoGroup> io_groups_of(const optiq_context& ctx, const std::vector<NodeId>& nodes) {
+  const auto& eps = ctx.topo->endpoints();
+  const std::vector<NodeId> io_of = io_nodes_of_endpoints(*ctx.topo, *ctx.routing);
+  std::map<NodeId, std::vector<NodeId>> by_io;
+  for (NodeId node : nodes) by_io[io_of[std::lower_bound(eps.begin(), eps.end(), node) - eps.begin()]].push_back(node);
+  std::vector<IoGroup> out;
+  for (auto& [io, list] : by_io) {
+    IoGroup g;
+    g.io = io;
+    g.nodes = std::move(list);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
 // The aggregator (group rank) of every domain that holds data, per the placement strategy.
 std::vector<int> choose_aggregators(const optiq_file* f, const std::vector<int>& ctx_rank_of,
                                     const std::vector<std::vector<Interval>>& ranks, const GroupLayout& g,
@@ -50,13 +66,26 @@ std::vector<int> choose_aggregators(const optiq_file* f, const std::vector<int>&
   std::vector<NodeId> nodes;
   for (const auto& [node, r] : first_rank) nodes.push_back(node);
 
-  const std::string strategy =
-      !f->placement.empty() ? f->placement
-                            : (f->group_io >= 0 && f->options.files == OPTIQ_FILES_GROUP ? "topology-aware" : "spread");
+  const std::string strategy = !f->placement.empty() ? f->placement : f->io_nodes ? "romio-bgq" : "spread";
   std::vector<int> agg(g.domains, -1);
   if (strategy == "spread") {
     for (int k = 0; k < g.domains; ++k)
       if (has_data[k]) agg[k] = first_rank[nodes[std::size_t(k) * nodes.size() / std::size_t(g.domains)]];
+    return agg;
+  }
+  if (strategy == "romio-bgq" && f->group_io < 0 && f->io_nodes) {
+    // A shared file across I/O groups, as ROMIO lays it out on BG/Q: each group's list, and the
+    // domains dealt round the groups, so that every I/O node writes its share.
+    const auto groups = io_groups_of(*ctx, nodes);
+    std::vector<std::vector<NodeId>> lists;
+    for (const IoGroup& group : groups)
+      lists.push_back(romio_bgq_aggregators(*ctx->routing, group,
+                                            std::min<int>(f->options.aggregators, int(group.nodes.size()))));
+    for (int k = 0; k < g.domains; ++k)
+      if (has_data[k]) {
+        const auto& list = lists[std::size_t(k) % lists.size()];
+        agg[k] = first_rank[list[(std::size_t(k) / lists.size()) % list.size()]];
+      }
     return agg;
   }
   if (f->group_io < 0)
@@ -104,7 +133,15 @@ RootPlan plan_group(const optiq_file* f, const std::vector<int>& ctx_rank_of,
   if (hi == 0) return plan;  // nothing to write anywhere in the group
   std::map<NodeId, int> nodes;
   for (int r : ctx_rank_of) nodes.emplace(f->ctx->placement->node_of(r), 0);
-  const int aggregators = std::min<int>(f->options.aggregators, int(nodes.size()));
+  // A shared file over several I/O groups gets `aggregators` per group, as tessier2016 and
+  // ROMIO on BG/Q use them.
+  int io_groups = 1;
+  if (f->io_nodes && f->group_io < 0) {
+    std::vector<NodeId> list;
+    for (const auto& [node, unused] : nodes) list.push_back(node);
+    io_groups = int(io_groups_of(*f->ctx, list).size());
+  }
+  const int aggregators = std::min<int>(f->options.aggregators * io_groups, int(nodes.size()));
   plan.layout = shape(lo, hi, aggregators, Bytes(f->options.buffer_bytes));
   const auto cover = covered(ranks, &plan.layout);
   std::vector<bool> has_data(plan.layout.domains, false);
@@ -263,7 +300,10 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
   // So every group fences together, as many epochs as the longest group needs. A file of one
   // rank needs no window (Open MPI 4.1 makes none on one rank): its pieces are plain copies.
   const MPI_Aint window = 2 * MPI_Aint(d->domains.size()) * MPI_Aint(d->layout.buffer);
-  if (window > 0) MPI_Alloc_mem(window, MPI_INFO_NULL, &d->base);
+  if (window > 0) {
+    d->window = std::make_unique<Memory>(Bytes(window));
+    d->base = d->window->get();
+  }
   int epochs = d->layout.epochs();
   MPI_Allreduce(&epochs, &d->all_epochs, 1, MPI_INT, MPI_MAX, f->comm);
   if (all.size > 1) {
@@ -282,7 +322,8 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
       t.disp += addresses[std::size_t(t.target)];
     }
   }
-  if (!d->domains.empty()) d->sink = make_sink(f->options.sink, f->path, f->mode != OPTIQ_IO_RDONLY);
+  if (!d->domains.empty())
+    d->sink = make_sink(f->options.sink, f->path, f->mode != OPTIQ_IO_RDONLY, f->custom, f->group_index);
 
   f->stats.aggregator = int(d->domains.size());
   f->stats.rounds = d->layout.epochs();

@@ -9,6 +9,7 @@
 
 #include "../api/context.hpp"
 #include "layout.hpp"
+#include "memory.hpp"
 #include "optiq/io.h"
 #include "sink.hpp"
 
@@ -40,7 +41,8 @@ struct Declared {
   std::vector<std::vector<std::vector<Interval>>> covered;  // per domain of its, per epoch: what the file gets
   int all_epochs = 0;  // the most epochs of any group: every rank fences that often
   MPI_Win win = MPI_WIN_NULL;  // over all the file's ranks
-  char* base = nullptr;  // the window: two buffers of layout.buffer bytes per domain aggregated
+  std::unique_ptr<Memory> window;  // two buffers of layout.buffer bytes per domain aggregated
+  char* base = nullptr;            // window's memory, or null
   std::unique_ptr<Sink> sink;
   ~Declared();
 };
@@ -54,11 +56,13 @@ struct optiq_file {
   int group_index = 0;
   int group_rank = 0;
   int group_size = 0;
-  optiq::NodeId group_io = -1;  // the group's I/O node, -1 without one
+  optiq::NodeId group_io = -1;  // the group's I/O node, -1 without one (or, for a shared file, several)
+  bool io_nodes = false;        // the network has I/O nodes
   std::string path;             // this rank's file
   optiq_io_mode mode = OPTIQ_IO_CREATE;
   optiq_io_options options{};
   std::string placement;  // options.placement, owned
+  optiq_io_custom_sink custom{};  // *options.custom, copied
   std::unique_ptr<optiq::rt::io::Declared> declared;
   optiq_io_stats stats{};
 };

@@ -162,6 +162,44 @@ class MpiioSink final : public Sink {
   std::vector<Bytes> expected_;
 };
 
+// The application's callbacks.
+class CustomSink final : public Sink {
+ public:
+  CustomSink(const optiq_io_custom_sink& ops, int group) : ops_(ops), group_(group) {}
+  void start(std::vector<Span> spans, bool write) override {
+    if (!error_.empty()) return;
+    std::vector<optiq_io_span> list;
+    Bytes bytes = 0;
+    for (const Span& s : spans) {
+      list.push_back({s.buffer, static_cast<long long>(s.offset), static_cast<long long>(s.bytes)});
+      bytes += s.bytes;
+    }
+    const int rc = ops_.start(ops_.state, group_, write ? 1 : 0, list.data(), static_cast<int>(list.size()));
+    if (rc != 0) {
+      error_ = "the custom sink's start returned " + std::to_string(rc);
+      return;
+    }
+    pending_ = bytes;
+    started_ = true;
+  }
+  void wait() override {
+    if (!started_) return;
+    started_ = false;
+    const int rc = ops_.wait(ops_.state);
+    if (rc != 0) {
+      if (error_.empty()) error_ = "the custom sink's wait returned " + std::to_string(rc);
+      return;
+    }
+    moved_ += pending_;
+  }
+
+ private:
+  optiq_io_custom_sink ops_;
+  int group_;
+  bool started_ = false;
+  Bytes pending_ = 0;
+};
+
 class NullSink final : public Sink {
  public:
   void start(std::vector<Span> spans, bool) override {
@@ -172,8 +210,10 @@ class NullSink final : public Sink {
 
 }  // namespace
 
-std::unique_ptr<Sink> make_sink(optiq_io_sink kind, const std::string& path, bool writable) {
+std::unique_ptr<Sink> make_sink(optiq_io_sink kind, const std::string& path, bool writable,
+                                const optiq_io_custom_sink& custom, int group) {
   switch (kind) {
+    case OPTIQ_SINK_CUSTOM: return std::make_unique<CustomSink>(custom, group);
     case OPTIQ_SINK_MPIIO: return std::make_unique<MpiioSink>(path, writable);
     case OPTIQ_SINK_NULL: return std::make_unique<NullSink>();
     default: return std::make_unique<PosixSink>(path, writable);

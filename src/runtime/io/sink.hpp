@@ -36,7 +36,9 @@ class Sink {
   Bytes moved_ = 0;
 };
 
-// `path` is opened on first use, read-only when `writable` is false.
-std::unique_ptr<Sink> make_sink(optiq_io_sink kind, const std::string& path, bool writable);
+// `path` is opened on first use, read-only when `writable` is false; `custom` and `group` serve
+// OPTIQ_SINK_CUSTOM.
+std::unique_ptr<Sink> make_sink(optiq_io_sink kind, const std::string& path, bool writable,
+                                const optiq_io_custom_sink& custom, int group);
 
 }  // namespace optiq::rt::io

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "file.hpp"
+#include "memory.hpp"
 
 namespace optiq::rt::io {
 
@@ -114,7 +115,7 @@ void stage(const Declared& d, char* const* data, char* staged, bool pack) {
 void write(optiq_file* f, const void* const data[]) {
   Declared& d = checked(f, true, data);
   const double started = MPI_Wtime();
-  std::unique_ptr<char[]> staged(new char[d.staged_bytes + 1]);
+  Memory staged(d.staged_bytes);
   // Puts only read from the variables: the const goes for the length of this call.
   char* const* vars = const_cast<char* const*>(reinterpret_cast<const char* const*>(data));
   stage(d, vars, staged.get(), true);
@@ -124,7 +125,10 @@ void write(optiq_file* f, const void* const data[]) {
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
     move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
-    if (d.sink && e > 0 && e - 1 < epochs) d.sink->start(spans_of(d, e - 1), true);
+    if (d.sink && e > 0 && e - 1 < epochs) {
+      d.sink->start(spans_of(d, e - 1), true);
+      if (!f->options.overlap) d.sink->wait();
+    }
     move.epoch(e);
   }
   if (d.all_epochs > 0) {
@@ -141,7 +145,7 @@ void write(optiq_file* f, const void* const data[]) {
 void read(optiq_file* f, void* const data[]) {
   Declared& d = checked(f, false, data);
   const double started = MPI_Wtime();
-  std::unique_ptr<char[]> staged(new char[d.staged_bytes + 1]);
+  Memory staged(d.staged_bytes);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();
   if (d.sink && epochs > 0) d.sink->start(spans_of(d, 0), false);
@@ -150,7 +154,10 @@ void read(optiq_file* f, void* const data[]) {
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
     move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
-    if (d.sink && e + 1 < epochs) d.sink->start(spans_of(d, e + 1), false);
+    if (d.sink && e + 1 < epochs) {
+      d.sink->start(spans_of(d, e + 1), false);
+      if (!f->options.overlap) d.sink->wait();
+    }
     move.epoch(e);
   }
   if (d.all_epochs > 0) move.fence(MPI_MODE_NOSUCCEED);

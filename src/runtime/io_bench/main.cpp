@@ -1,6 +1,8 @@
 // optiq-io-bench: the same collective write with optiq (optiq/io.h) and with
 // MPI_File_write_at_all, timed, both files compared byte for byte and read back through optiq.
-// `optiq io-bench` launches it; its last stdout line is the JSON result.
+// `optiq io-bench` launches it; its last stdout line is the JSON result. With --io-ranks (in
+// SimGrid SMPI) the last ranks stand on the network's I/O nodes and receive what the
+// aggregators write (forward.hpp); there is no MPI-IO reference then.
 #include <mpi.h>
 #include <unistd.h>
 
@@ -15,7 +17,11 @@
 #include <string>
 #include <vector>
 
+#include "forward.hpp"
+#include "optiq/aggregation.hpp"
 #include "optiq/io.h"
+#include "optiq/routing.hpp"
+#include "runtime/io/memory.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -25,14 +31,19 @@ struct Args {
   long long per_rank = 1 << 20;
   int ranks_per_node = 1, group_nodes = 128, aggregators = 16, iterations = 5, warmup = 1;
   unsigned long long buffer = 16ULL << 20, seed = 1;
-  bool keep = false, hints = false;
+  bool keep = false, hints = false, io_ranks = false, overlap = true;
 };
 
+// Every failure ends the whole job: with --io-ranks the I/O nodes' ranks would otherwise wait
+// for a last word that never comes.
 [[noreturn]] void fail(const std::string& message) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) std::fprintf(stderr, "optiq-io-bench: error: %s\n", message.c_str());
-  MPI_Finalize();
+  if (rank == 0) {
+    std::fprintf(stderr, "optiq-io-bench: error: %s\n", message.c_str());
+    std::fflush(stderr);
+  }
+  MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
 }
 
@@ -58,6 +69,8 @@ Args parse(int argc, char** argv) {
     const std::string f = argv[i];
     if (f == "--keep") { a.keep = true; continue; }
     if (f == "--hints") { a.hints = true; continue; }
+    if (f == "--io-ranks") { a.io_ranks = true; continue; }
+    if (f == "--no-overlap") { a.overlap = false; continue; }
     if (i + 1 >= argc) fail("missing value after " + f);
     const std::string v = argv[++i];
     if (f == "--topology") a.topology = v;
@@ -77,7 +90,8 @@ Args parse(int argc, char** argv) {
     else if (f == "--seed") a.seed = (unsigned long long)number(f, v, 0, (1LL << 62));
     else fail("unknown option " + f);
   }
-  if (a.dir.empty()) fail("--dir is required");
+  if (a.dir.empty() && !a.io_ranks) fail("--dir is required");
+  if (a.io_ranks && a.sink != "pwrite") fail("--io-ranks brings its own sink (the I/O nodes' ranks)");
   if (a.files != "shared" && a.files != "pset") fail("--files is shared or pset, got '" + a.files + "'");
   if (a.sink != "pwrite" && a.sink != "mpiio" && a.sink != "null") fail("--sink is pwrite, mpiio or null");
   if (a.per_rank > (1LL << 40)) fail("--per-rank is limited to 1 TiB");
@@ -88,9 +102,9 @@ void check(int status, optiq_t ctx, const char* what) {
   if (status != OPTIQ_SUCCESS) fail(std::string(what) + ": " + optiq_error_string(ctx));
 }
 
-double slowest(double seconds) {
+double slowest(double seconds, MPI_Comm job) {
   double out = 0;
-  MPI_Allreduce(&seconds, &out, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&seconds, &out, 1, MPI_DOUBLE, MPI_MAX, job);
   return out;
 }
 
@@ -138,26 +152,61 @@ struct MpiioWrite {
   }
 };
 
+// The simulated I/O nodes: their count, and the world rank serving each endpoint's I/O node.
+struct IoRanks {
+  int servers = 0;
+  std::vector<int> server_of_endpoint;
+};
+
+IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node) {
+  IoRanks out;
+  try {
+    const optiq::Network net = optiq::parse_network(topology);
+    std::vector<optiq::NodeId> ios;
+    for (optiq::NodeId v = 0; v < net.num_vertices(); ++v)
+      if (net.kind(v) == optiq::VertexKind::Io) ios.push_back(v);
+    const long long compute = (long long)np - (long long)ios.size();
+    if (ios.empty() || compute < 1 || compute > (long long)net.endpoints().size() * ranks_per_node)
+      fail("--io-ranks: " + std::to_string(np) + " ranks do not fit " + topology + "'s " +
+           std::to_string(net.endpoints().size()) + " endpoints at " + std::to_string(ranks_per_node) +
+           " per node plus its " + std::to_string(ios.size()) + " I/O nodes");
+    const auto routing = optiq::make_routing(net.default_routing(), net);
+    out.servers = int(ios.size());
+    for (optiq::NodeId io : optiq::io_nodes_of_endpoints(net, *routing))
+      out.server_of_endpoint.push_back(int(compute) + int(std::lower_bound(ios.begin(), ios.end(), io) - ios.begin()));
+  } catch (const std::exception& e) {
+    fail(e.what());
+  }
+  return out;
+}
+
 std::string read_whole(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-}  // namespace
 
-int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+
+// What one job measured.
+struct Measured {
+  std::vector<double> optiq, mpiio;
+  double read_seconds = 0;
+  int identical = 1;
+  long long total = 0;
+  int aggregators = 0, rounds = 0, groups = 0;
+};
+
+// The benchmark on the ranks of `job`. fwd: the simulated I/O nodes' sink, or null for files.
+Measured run_job(const Args& a, MPI_Comm job, optiq::iobench::Forwarder* fwd) {
   int rank, np;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &np);
-  Args a = parse(argc, argv);
-  if (a.topology.empty()) a.topology = "torus:" + std::to_string((np + a.ranks_per_node - 1) / a.ranks_per_node);
-
+  MPI_Comm_rank(job, &rank);
+  MPI_Comm_size(job, &np);
+  Measured m;
   optiq_options co;
   optiq_options_init(&co);
   co.ranks_per_node = a.ranks_per_node;
   optiq_t ctx = nullptr;
-  check(optiq_create(MPI_COMM_WORLD, a.topology.c_str(), &co, &ctx), ctx, "optiq_create");
+  check(optiq_create(job, a.topology.c_str(), &co, &ctx), ctx, "optiq_create");
 
   optiq_io_options io;
   optiq_io_options_init(&io);
@@ -167,13 +216,20 @@ int main(int argc, char** argv) {
   io.buffer_bytes = a.buffer;
   io.placement = a.placement.empty() ? nullptr : a.placement.c_str();
   io.sink = a.sink == "mpiio" ? OPTIQ_SINK_MPIIO : a.sink == "null" ? OPTIQ_SINK_NULL : OPTIQ_SINK_PWRITE;
-  const std::string optiq_path = a.dir + "/optiq.dat";
+  io.overlap = a.overlap ? 1 : 0;
+  optiq_io_custom_sink forward{};
+  if (fwd) {
+    forward = optiq::iobench::forwarding_sink(fwd);
+    io.sink = OPTIQ_SINK_CUSTOM;
+    io.custom = &forward;
+  }
+  const std::string optiq_path = (fwd ? std::string(".") : a.dir) + "/optiq.dat";
   optiq_file_t f = nullptr;
   check(optiq_file_open(ctx, optiq_path.c_str(), OPTIQ_IO_CREATE, &io, &f), ctx, "optiq_file_open");
   optiq_io_stats st;
   optiq_file_stats(f, &st);
   std::vector<int> group_of(np);
-  MPI_Allgather(&st.group, 1, MPI_INT, group_of.data(), 1, MPI_INT, MPI_COMM_WORLD);
+  MPI_Allgather(&st.group, 1, MPI_INT, group_of.data(), 1, MPI_INT, job);
   std::vector<int> members;
   for (int r = 0; r < np; ++r)
     if (group_of[r] == st.group) members.push_back(r);
@@ -185,114 +241,180 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     fail(e.what());
   }
-  optiq::iobench::fill(mine, rank, a.seed);
   std::vector<int> counts;
   std::vector<const optiq_io_extent*> lists;
   std::vector<const void*> data;
+  // Simulated I/O nodes check bytes by count only: the arrays may then be one allocation shared
+  // by all simulated ranks (memory.hpp), and their contents do not matter.
+  std::vector<std::unique_ptr<optiq::rt::io::Memory>> simulated;
+  long long bytes = 0;
+  if (!fwd) optiq::iobench::fill(mine, rank, a.seed);
   for (std::size_t v = 0; v < mine.vars.size(); ++v) {
     counts.push_back(int(mine.vars[v].size()));
     lists.push_back(mine.vars[v].data());
-    data.push_back(mine.data[v].data());
+    long long n = 0;
+    for (const auto& e : mine.vars[v]) n += e.bytes * e.count;
+    bytes += n;
+    if (fwd) {
+      simulated.push_back(std::make_unique<optiq::rt::io::Memory>(optiq::Bytes(n)));
+      data.push_back(simulated.back()->get());
+    } else {
+      data.push_back(mine.data[v].data());
+    }
   }
   check(optiq_file_declare(f, int(counts.size()), counts.data(), lists.data()), ctx, "optiq_file_declare");
-  long long bytes = mine.bytes(), total = 0;
-  MPI_Allreduce(&bytes, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&bytes, &m.total, 1, MPI_LONG_LONG, MPI_SUM, job);
 
   // The reference: the same pieces through MPI-IO into a file of the same group. The two
   // writes alternate, so that both see the same state of the machine and its page cache.
   MPI_Comm group;
-  MPI_Comm_split(MPI_COMM_WORLD, st.group, rank, &group);
+  MPI_Comm_split(job, st.group, rank, &group);
   const std::string suffix = a.files == "pset" ? "." + std::to_string(st.group) : "";
   const std::string mpiio_path = a.dir + "/mpiio.dat" + suffix;
-  if (index == 0) MPI_File_delete(mpiio_path.c_str(), MPI_INFO_NULL);
-  MPI_Barrier(group);
+  MPI_File fh = MPI_FILE_NULL;
   MPI_Info info = MPI_INFO_NULL;
-  if (a.hints) {
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "cb_nodes", std::to_string(a.aggregators).c_str());
-    MPI_Info_set(info, "cb_buffer_size", std::to_string(a.buffer).c_str());
-    MPI_Info_set(info, "romio_cb_write", "enable");
+  if (!fwd) {
+    if (index == 0) MPI_File_delete(mpiio_path.c_str(), MPI_INFO_NULL);
+    MPI_Barrier(group);
+    if (a.hints) {
+      MPI_Info_create(&info);
+      MPI_Info_set(info, "cb_nodes", std::to_string(a.aggregators).c_str());
+      MPI_Info_set(info, "cb_buffer_size", std::to_string(a.buffer).c_str());
+      MPI_Info_set(info, "romio_cb_write", "enable");
+    }
+    if (MPI_File_open(group, mpiio_path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh) != MPI_SUCCESS)
+      fail("MPI_File_open cannot create " + mpiio_path);
   }
-  MPI_File fh;
-  if (MPI_File_open(group, mpiio_path.c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh) != MPI_SUCCESS)
-    fail("MPI_File_open cannot create " + mpiio_path);
-  std::vector<double> optiq_times, mpiio_times;
   {
-    MpiioWrite w(mine);
-    MPI_File_set_view(fh, 0, MPI_BYTE, w.file, "native", info);
+    const optiq::iobench::RankData nothing;
+    MpiioWrite w(fwd ? nothing : mine);  // both lvalues: the datatypes hold addresses into `mine`
+    if (!fwd) MPI_File_set_view(fh, 0, MPI_BYTE, w.file, "native", info);
     for (int i = 0; i < a.warmup + a.iterations; ++i) {
-      MPI_Barrier(MPI_COMM_WORLD);
+      MPI_Barrier(job);
       double t = MPI_Wtime();
       check(optiq_file_write(f, data.data()), ctx, "optiq_file_write");
-      const double ours = slowest(MPI_Wtime() - t);
-      MPI_Barrier(MPI_COMM_WORLD);
+      const double ours = slowest(MPI_Wtime() - t, job);
+      if (i >= a.warmup) m.optiq.push_back(ours);
+      if (fwd) continue;
+      MPI_Barrier(job);
       t = MPI_Wtime();
       MPI_File_write_at_all(fh, 0, w.count ? MPI_BOTTOM : nullptr, w.count, w.memory, MPI_STATUS_IGNORE);
-      const double theirs = slowest(MPI_Wtime() - t);
-      if (i >= a.warmup) optiq_times.push_back(ours), mpiio_times.push_back(theirs);
+      const double theirs = slowest(MPI_Wtime() - t, job);
+      if (i >= a.warmup) m.mpiio.push_back(theirs);
     }
   }
-  MPI_File_close(&fh);
+  if (!fwd) MPI_File_close(&fh);
   if (info != MPI_INFO_NULL) MPI_Info_free(&info);
 
   // Both files byte for byte (the patterns have no holes), and optiq's read of its own.
   int same = 1;
-  if (a.sink != "null" && index == 0) same = read_whole(optiq_path + suffix) == read_whole(mpiio_path) ? 1 : 0;
-  double read_seconds = 0;
-  if (a.sink != "null") {
+  if (!fwd && a.sink != "null") {
+    if (index == 0) same = read_whole(optiq_path + suffix) == read_whole(mpiio_path) ? 1 : 0;
     std::vector<std::vector<char>> back;
     std::vector<void*> into;
     for (const auto& d : mine.data) back.emplace_back(d.size());
     for (auto& b : back) into.push_back(b.data());
-    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Barrier(job);
     const double t = MPI_Wtime();
     check(optiq_file_read(f, into.data()), ctx, "optiq_file_read");
-    read_seconds = slowest(MPI_Wtime() - t);
+    m.read_seconds = slowest(MPI_Wtime() - t, job);
     if (back != mine.data) same = 0;
   }
-  int identical = 0;
-  MPI_Allreduce(&same, &identical, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  MPI_Allreduce(&same, &m.identical, 1, MPI_INT, MPI_MIN, job);
   optiq_file_stats(f, &st);
-  int aggregators = st.aggregator > 0 ? 1 : 0, rounds = st.rounds, groups = 0;
-  MPI_Allreduce(MPI_IN_PLACE, &aggregators, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(MPI_IN_PLACE, &rounds, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  MPI_Allreduce(&st.group, &groups, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  m.aggregators = st.aggregator > 0 ? 1 : 0;
+  m.rounds = st.rounds;
+  MPI_Allreduce(MPI_IN_PLACE, &m.aggregators, 1, MPI_INT, MPI_SUM, job);
+  MPI_Allreduce(MPI_IN_PLACE, &m.rounds, 1, MPI_INT, MPI_MAX, job);
+  MPI_Allreduce(&st.group, &m.groups, 1, MPI_INT, MPI_MAX, job);
+  ++m.groups;
   check(optiq_file_close(&f), ctx, "optiq_file_close");
   MPI_Comm_free(&group);
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (!a.keep && index == 0) {
+  MPI_Barrier(job);
+  if (!fwd && !a.keep && index == 0) {
     unlink((optiq_path + suffix).c_str());
     unlink(mpiio_path.c_str());
   }
   optiq_destroy(&ctx);
+  return m;
+}
+
+nlohmann::json rates(const std::vector<double>& seconds, long long total) {
+  if (seconds.empty()) return nullptr;
+  std::vector<double> r;
+  for (double s : seconds) r.push_back(s > 0 ? double(total) / s : 0.0);
+  return {{"median", median(r)}, {"min", *std::min_element(r.begin(), r.end())},
+          {"max", *std::max_element(r.begin(), r.end())}, {"all", r}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, np;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  Args a = parse(argc, argv);
+
+  // With --io-ranks the job is every rank but the last `servers`, which serve the I/O nodes.
+  IoRanks io;
+  MPI_Comm job = MPI_COMM_WORLD, fwd_comm = MPI_COMM_NULL;
+  int compute = np;
+  if (a.io_ranks) {
+    if (a.topology.empty()) fail("--io-ranks needs a --topology with I/O nodes (mira:N+io)");
+    io = io_ranks_of(a.topology, np, a.ranks_per_node);
+    compute = np - io.servers;
+    MPI_Comm_dup(MPI_COMM_WORLD, &fwd_comm);
+    MPI_Comm_split(MPI_COMM_WORLD, rank < compute ? 0 : 1, rank, &job);
+  }
+  if (a.topology.empty()) a.topology = "torus:" + std::to_string((np + a.ranks_per_node - 1) / a.ranks_per_node);
+
+  Measured m;
+  long long received = 0;
+  if (rank < compute) {
+    optiq::iobench::Forwarder forwarder;
+    if (a.io_ranks) {
+      forwarder.comm = fwd_comm;
+      forwarder.server = io.server_of_endpoint[std::size_t(rank / a.ranks_per_node)];
+    }
+    m = run_job(a, job, a.io_ranks ? &forwarder : nullptr);
+    if (a.io_ranks) optiq::iobench::finish(fwd_comm, compute, io.servers);
+  } else {
+    received = optiq::iobench::serve(fwd_comm, compute, (long long)a.buffer);
+  }
+  long long delivered = 0;
+  MPI_Reduce(&received, &delivered, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 
   if (rank == 0) {
-    const auto bps = [&](const std::vector<double>& t) {
-      std::vector<double> rates;
-      for (double s : t) rates.push_back(s > 0 ? double(total) / s : 0.0);
-      return nlohmann::json{{"median", median(rates)}, {"min", *std::min_element(rates.begin(), rates.end())},
-                            {"max", *std::max_element(rates.begin(), rates.end())}, {"all", rates}};
-    };
-    // The null sink leaves nothing to compare.
-    nlohmann::json out = {{"identical", a.sink == "null" ? nlohmann::json(nullptr) : nlohmann::json(identical == 1)},
-                          {"optiq_write_bps", bps(optiq_times)},
-                          {"mpiio_write_bps", bps(mpiio_times)},
-                          {"optiq_read_bps", read_seconds > 0 ? double(total) / read_seconds : 0.0},
-                          {"bytes", total},
-                          {"ranks", np},
+    // The null sink and the simulated I/O nodes leave nothing to compare.
+    const bool compared = !a.io_ranks && a.sink != "null";
+    nlohmann::json out = {{"identical", compared ? nlohmann::json(m.identical == 1) : nlohmann::json(nullptr)},
+                          {"optiq_write_bps", rates(m.optiq, m.total)},
+                          {"mpiio_write_bps", rates(m.mpiio, m.total)},
+                          {"optiq_read_bps", m.read_seconds > 0 ? double(m.total) / m.read_seconds : 0.0},
+                          {"bytes", m.total},
+                          {"ranks", compute},
                           {"topology", a.topology},
                           {"workload", a.workload},
                           {"layout", a.workload == "hacc" ? a.layout : "contiguous"},
                           {"per_rank", a.per_rank},
                           {"files", a.files},
-                          {"file_groups", groups + 1},
-                          {"aggregators", aggregators},
+                          {"file_groups", m.groups},
+                          {"aggregators", m.aggregators},
                           {"buffer", a.buffer},
-                          {"rounds", rounds},
-                          {"sink", a.sink},
+                          {"rounds", m.rounds},
+                          {"sink", a.io_ranks ? "io-ranks" : a.sink},
+                          {"overlap", a.overlap},
+                          {"placement", a.placement.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.placement)},
                           {"mpiio_hints", a.hints},
                           {"iterations", a.iterations},
                           {"kept", a.keep ? nlohmann::json(a.dir) : nlohmann::json(nullptr)}};
+    if (a.io_ranks) {
+      out["io_ranks"] = io.servers;
+      // Every write's bytes reached the I/O nodes exactly once in total.
+      out["io_node_bytes"] = delivered;
+      out["delivered"] = delivered == m.total * (long long)(a.warmup + a.iterations);
+    }
     std::printf("%s\n", out.dump().c_str());
   }
   MPI_Finalize();
