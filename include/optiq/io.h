@@ -106,7 +106,8 @@ typedef struct optiq_io_stats {
 void optiq_io_options_init(optiq_io_options *options);
 
 /* Collective over the context's communicator. options may be NULL (defaults); they, path and
- * mode must agree on every rank. */
+ * mode must agree on every rank. With the null or a custom sink the file system is left alone:
+ * nothing is created, opened or truncated. */
 int optiq_file_open(optiq_t ctx, const char *path, optiq_io_mode mode, const optiq_io_options *options,
                     optiq_file_t *file);
 

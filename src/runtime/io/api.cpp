@@ -114,8 +114,10 @@ void open_file(optiq_context* ctx, const char* path, optiq_io_mode mode, const o
   f->path = f->options.files == OPTIQ_FILES_SHARED ? path : std::string(path) + "." + std::to_string(f->group_index);
   f->stats.group = f->group_index;
 
+  // The null and custom sinks never reach the file system: the path is only a name then.
+  const bool files = f->options.sink == OPTIQ_SINK_PWRITE || f->options.sink == OPTIQ_SINK_MPIIO;
   const Verdict made = verdict([&] {
-    if (f->group_rank == 0) create_or_check(f->path, mode);
+    if (files && f->group_rank == 0) create_or_check(f->path, mode);
   });
   agree_status(all, made.code, made.message);
   *out = f.release();
