@@ -215,6 +215,33 @@ def _plot_local(rows, path: Path) -> None:
     save(fig, path)
 
 
+SEED_PEAKS = {1024: 22.4, 4096: 89.6}  # tessier2016: Mira's estimated peak, GBps; optiq's aggregation reached 90%
+
+
+def _library_sim(rows) -> list:
+    from library_sim import __doc__ as what
+
+    out = ["## The library simulated (optiq/io.h in SMPI on mira:N+io)", "", what.strip(), "",
+           "GB/s of HACC-IO SoA written per configuration (one rank per node; per-node data as given). "
+           "tessier2016 on Mira, 16 ranks per node: 90% of an estimated 22.4 GBps peak at 1,024 nodes "
+           "and of 89.6 GBps at 4,096, one file per pset.", ""]
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    for nodes in sorted(set(r["nodes"] for r in rows)):
+        for files in ("pset", "shared"):
+            sub = [r for r in rows if r["nodes"] == nodes and r["files"] == files]
+            if not sub:
+                continue
+            seed = f"; seed: {0.9 * SEED_PEAKS[nodes]:.1f} GBps" if nodes in SEED_PEAKS and files == "pset" else ""
+            out += [f"### {nodes} nodes, {'one file per pset' if files == 'pset' else 'one shared file'}{seed}", ""]
+            cols = [v for v in variants if any(r["variant"] == v for r in sub)]
+            body = []
+            for size in sorted(set(r["per_rank"] for r in sub)):
+                by = {r["variant"]: r for r in sub if r["per_rank"] == size}
+                body.append([f"{size / 1e6:g} MB"] + [f"{by[v]['bandwidth'] / 1e9:.2f}" if v in by else "" for v in cols])
+            out += _table(["per node"] + cols, body) + [""]
+    return out
+
+
 def _plot_speedups(rows, key: str, path: Path, title: str) -> None:
     """Per case, each optiq planner's simulated speed-up over MPI_Alltoallv."""
     made = panel()
@@ -255,6 +282,9 @@ def write_report(results: Path) -> None:
             r["case"] = f"{r['nodes']} {r['distribution']}"
         _plot_speedups(sim, "case", results / "sparse.png", "Sparse I/O aggregation, SMPI")
         lines += ["![Sparse I/O aggregation](sparse.png)", ""]
+    library = _load(results, "library-sim")
+    if library:
+        lines += _library_sim(library)
     local = _load(results, "local")
     if local:
         lines += _local(local)

@@ -16,6 +16,8 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
              simulated at --simulate nodes, predicted at the others
   local      the library on this machine (optiq io-bench): HACC-IO AoS/SoA and a 1-D array,
              optiq's collective write against MPI_File_write_at_all on tmpfs and disk (local.py)
+  library-sim  the library in SMPI on mira:N+io (one rank per node and per I/O node), HACC-IO
+             SoA, per-pset and shared files, placements and two-phase baselines (library_sim.py)
 
   .venv/bin/python bench/io/run.py all
   .venv/bin/python bench/io/run.py hacc --nodes 512,1024
@@ -37,6 +39,7 @@ from optiq.evaluate import PlannerOptions, run_planners
 from optiq.workload import Workload
 from optiq.simulation.experiment import Setup, simulate
 
+from library_sim import stage_library_sim
 from local import stage_local
 
 HERE = Path(__file__).resolve().parent
@@ -50,7 +53,8 @@ def log(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase")
+ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase", "files",
+            "layout", "per_rank", "variant")
 
 
 def save(stage: str, rows: list, seconds: float) -> None:
@@ -206,7 +210,8 @@ def stage_placement_sim(args) -> list:
 
 
 STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc,
-          "placement-sim": stage_placement_sim, "local": stage_local}
+          "placement-sim": stage_placement_sim, "local": stage_local,
+          "library-sim": lambda args: stage_library_sim(args, log, lambda rows: save("library-sim", rows, 0))}
 
 
 def main() -> int:
@@ -216,9 +221,14 @@ def main() -> int:
     parser.add_argument("--simulate", default="512,1024",
                         help="sparse and hacc: node counts simulated, the others only predicted (default: 512,1024)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
+    parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
+    parser.add_argument("--sizes", default="1000000,4000000,16000000",
+                        help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
     args = parser.parse_args()
     args.nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else None
     args.simulate = [int(x) for x in args.simulate.split(",") if x]
+    args.files = args.files.split(",")
+    args.sizes = [int(x) for x in args.sizes.split(",")]
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:
         start = time.perf_counter()

@@ -1,0 +1,77 @@
+"""The collective I/O library (optiq/io.h) run unchanged in SimGrid SMPI on Mira with its I/O
+nodes: HACC-IO written by every node (one rank per node) into one shared file or one file per
+pset, through the aggregators' buffers, to one rank on each I/O node that receives and drops
+the bytes (the seed wrote to /dev/null on the I/O nodes).
+
+Configurations of the same library, so that only placement and pipelining differ (16
+aggregators per file, 16 MiB buffers, one-sided puts, the same rounds):
+  topology-aware   tessier2016's placement, rounds overlapped with the writes
+  romio-bgq        ROMIO's BG/Q placement rule, rounds overlapped
+  spread           aggregators evenly over the file's nodes, rounds overlapped
+  two-phase        ROMIO's two-phase I/O as it runs on BG/Q: its placement rule, each round's
+                   write after its aggregation
+  two-phase-spread the same on a machine without BG/Q's rule (aggregators spread evenly)
+A shared file has 16 aggregators per pset: spread over all its nodes, or ROMIO's BG/Q lists
+dealt round the psets (topology-aware needs a single I/O node per file); each aggregator writes
+through its own pset's I/O node. Charged: every torus, bridge and I/O
+link in simulated time, and message overheads. Not charged: the packing and buffer copies (SMPI
+does not simulate computation here) and the file system behind the I/O nodes."""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from optiq import _core
+from optiq.simulation import platform as plat
+from optiq.simulation import smpi
+
+VARIANTS = {"topology-aware": ("topology-aware", True), "romio-bgq": ("romio-bgq", True),
+            "spread": ("spread", True), "two-phase": ("romio-bgq", False),
+            "two-phase-spread": ("spread", False)}
+SHARED_VARIANTS = ("romio-bgq", "spread", "two-phase", "two-phase-spread")
+
+
+def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float) -> dict:
+    net = _core.parse_network(f"mira:{nodes}+io")
+    platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml")
+    world = net.num_endpoints + plat.append_io_ranks(net, hosts)
+    placement, overlap = VARIANTS[variant]
+    args = ["--topology", f"mira:{nodes}+io", "--io-ranks", "--workload", "hacc", "--layout", layout,
+            "--per-rank", str(per_rank), "--files", files, "--aggregators", "16", "--buffer", "16MiB",
+            "--iterations", "1", "--warmup", "0"]
+    args += ["--placement", placement]
+    if not overlap:
+        args.append("--no-overlap")
+    r = smpi.run_program(smpi.smpi_io_bench(), world, platform, hosts, args, timeout,
+                         smpi.cpu_cost_settings(), env={"OPTIQ_SMPI_SHARED_IO": "1"})
+    if not r["delivered"]:
+        raise _core.Error(f"{variant} at {nodes} nodes: the I/O nodes received {r['io_node_bytes']} bytes, "
+                          f"not {r['bytes']}")
+    return {"nodes": nodes, "files": files, "layout": layout, "per_rank": per_rank, "variant": variant,
+            "kind": "simulated", "bandwidth": r["optiq_write_bps"]["median"], "bytes": r["bytes"],
+            "rounds": r["rounds"], "aggregator_ranks": r["aggregators"], "file_groups": r["file_groups"],
+            "io_node_bytes": r["io_node_bytes"], "wall_seconds": r["wall_seconds"]}
+
+
+def stage_library_sim(args, log=print, checkpoint=None) -> list:
+    rows = []
+    nodes = args.nodes or [512, 1024]
+    sizes = args.sizes  # per node (one rank per node)
+    with tempfile.TemporaryDirectory(prefix="optiq-io-lib-") as d:
+        for n in nodes:
+            for files in args.files:
+                # AoS's per-record pieces take memory per piece on every simulated rank of the
+                # one SMPI process (docs/io.md): only SoA fits at these scales.
+                for layout in ("soa",):
+                    for size in sizes:
+                        for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
+                            start = time.perf_counter()
+                            r = run_one(n, files, layout, size, variant, Path(d), 7200)
+                            rows.append(r)
+                            log(f"{n} nodes, {files} file(s), {layout}, {size} B/node, {variant}: "
+                                f"{r['bandwidth'] / 1e9:.2f} GB/s ({time.perf_counter() - start:.0f} s wall)")
+                            if checkpoint:
+                                checkpoint([r])
+    return rows
