@@ -149,3 +149,14 @@ def run_program(program: Path, np: int, platform: Path, hostfile: Path, args: li
     result = json.loads(lines[-1])
     result["wall_seconds"] = wall
     return result
+
+
+def simgrid_routes(platform: Path, sources: list) -> dict:
+    """SimGrid's own routes from the given hosts: {(src_host, dst_host): [link names]}."""
+    out = subprocess.run([str(simroutes()), str(platform)] + list(sources), capture_output=True, text=True,
+                         check=True, stdin=subprocess.DEVNULL).stdout
+    routes = {}
+    for line in out.splitlines():
+        a, b, *links = line.split()
+        routes[(a, b)] = links
+    return routes
