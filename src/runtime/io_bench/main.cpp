@@ -8,95 +8,26 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
-#include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "args.hpp"
 #include "forward.hpp"
 #include "optiq/aggregation.hpp"
 #include "optiq/io.h"
 #include "optiq/routing.hpp"
+#include "reference.hpp"
 #include "runtime/io/memory.hpp"
 #include "workload.hpp"
 
 namespace {
 
-struct Args {
-  std::string topology, workload = "hacc", layout = "aos", files = "shared", dir, placement, sink = "pwrite";
-  long long per_rank = 1 << 20;
-  int ranks_per_node = 1, group_nodes = 128, aggregators = 16, iterations = 5, warmup = 1;
-  unsigned long long buffer = 16ULL << 20, seed = 1;
-  bool keep = false, hints = false, io_ranks = false, overlap = true;
-};
-
-// Every failure ends the whole job: with --io-ranks the I/O nodes' ranks would otherwise wait
-// for a last word that never comes.
-[[noreturn]] void fail(const std::string& message) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    std::fprintf(stderr, "optiq-io-bench: error: %s\n", message.c_str());
-    std::fflush(stderr);
-  }
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::exit(2);
-}
-
-long long number(const std::string& flag, const std::string& text, long long lo, long long hi) {
-  try {
-    std::size_t used = 0;
-    const long long v = std::stoll(text, &used);
-    if (used == text.size() && v >= lo && v <= hi) return v;
-  } catch (const std::exception&) {
-  }
-  fail(flag + " wants an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got '" + text + "'");
-}
-
-unsigned long long size(const std::string& flag, const std::string& text) {
-  unsigned long long v = 0;
-  if (optiq_parse_size(text.c_str(), &v) != OPTIQ_SUCCESS) fail(flag + ": not a byte size: '" + text + "'");
-  return v;
-}
-
-Args parse(int argc, char** argv) {
-  Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string f = argv[i];
-    if (f == "--keep") { a.keep = true; continue; }
-    if (f == "--hints") { a.hints = true; continue; }
-    if (f == "--io-ranks") { a.io_ranks = true; continue; }
-    if (f == "--no-overlap") { a.overlap = false; continue; }
-    if (i + 1 >= argc) fail("missing value after " + f);
-    const std::string v = argv[++i];
-    if (f == "--topology") a.topology = v;
-    else if (f == "--ranks-per-node") a.ranks_per_node = int(number(f, v, 1, 1 << 20));
-    else if (f == "--workload") a.workload = v;
-    else if (f == "--layout") a.layout = v;
-    else if (f == "--per-rank") a.per_rank = (long long)size(f, v);
-    else if (f == "--files") a.files = v;
-    else if (f == "--group-nodes") a.group_nodes = int(number(f, v, 1, 1 << 30));
-    else if (f == "--aggregators") a.aggregators = int(number(f, v, 1, 1 << 20));
-    else if (f == "--buffer") a.buffer = size(f, v);
-    else if (f == "--placement") a.placement = v;
-    else if (f == "--sink") a.sink = v;
-    else if (f == "--dir") a.dir = v;
-    else if (f == "--iterations") a.iterations = int(number(f, v, 1, 100000));
-    else if (f == "--warmup") a.warmup = int(number(f, v, 0, 100000));
-    else if (f == "--seed") a.seed = (unsigned long long)number(f, v, 0, (1LL << 62));
-    else fail("unknown option " + f);
-  }
-  if (a.dir.empty() && !a.io_ranks) fail("--dir is required");
-  if (a.io_ranks && a.sink != "pwrite") fail("--io-ranks brings its own sink (the I/O nodes' ranks)");
-  if (a.files != "shared" && a.files != "pset") fail("--files is shared or pset, got '" + a.files + "'");
-  if (a.sink != "pwrite" && a.sink != "mpiio" && a.sink != "null") fail("--sink is pwrite, mpiio or null");
-  if (a.per_rank > (1LL << 40)) fail("--per-rank is limited to 1 TiB");
-  return a;
-}
+using optiq::iobench::Args;
+using optiq::iobench::fail;
+using optiq::iobench::MpiioWrite;
+using optiq::iobench::read_whole;
 
 void check(int status, optiq_t ctx, const char* what) {
   if (status != OPTIQ_SUCCESS) fail(std::string(what) + ": " + optiq_error_string(ctx));
@@ -112,45 +43,6 @@ double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
-
-// MPI_File_write_at_all as an application writes these variables: a file view of the pieces and
-// a memory datatype over its arrays, so the MPI library does its own packing.
-struct MpiioWrite {
-  MPI_Datatype file = MPI_BYTE, memory = MPI_BYTE;
-  int count = 0;
-  MpiioWrite(const optiq::iobench::RankData& r) {
-    struct Piece {
-      long long offset, bytes;
-      const char* from;
-    };
-    std::vector<Piece> pieces;
-    for (std::size_t v = 0; v < r.vars.size(); ++v) {
-      const char* at = r.data[v].data();
-      for (const auto& e : r.vars[v])
-        for (long long c = 0; c < e.count && e.bytes > 0; ++c, at += e.bytes)
-          pieces.push_back({e.offset + c * e.stride, e.bytes, at});
-    }
-    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.offset < b.offset; });
-    if (pieces.empty()) return;
-    std::vector<int> lengths;
-    std::vector<MPI_Aint> offsets, addresses;
-    for (const Piece& p : pieces) {
-      lengths.push_back(int(p.bytes));
-      offsets.push_back(MPI_Aint(p.offset));
-      MPI_Aint a;
-      MPI_Get_address(p.from, &a);
-      addresses.push_back(a);
-    }
-    MPI_Type_create_hindexed(int(pieces.size()), lengths.data(), offsets.data(), MPI_BYTE, &file);
-    MPI_Type_create_hindexed(int(pieces.size()), lengths.data(), addresses.data(), MPI_BYTE, &memory);
-    MPI_Type_commit(&file);
-    MPI_Type_commit(&memory);
-    count = 1;
-  }
-  ~MpiioWrite() {
-    if (file != MPI_BYTE) MPI_Type_free(&file), MPI_Type_free(&memory);
-  }
-};
 
 // The simulated I/O nodes: their count, and the world rank serving each endpoint's I/O node.
 struct IoRanks {
@@ -179,14 +71,6 @@ IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node) {
   }
   return out;
 }
-
-std::string read_whole(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-
-
 // What one job measured.
 struct Measured {
   std::vector<double> optiq, mpiio;
@@ -354,7 +238,7 @@ int main(int argc, char** argv) {
   int rank, np;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
-  Args a = parse(argc, argv);
+  Args a = optiq::iobench::parse(argc, argv);
 
   // With --io-ranks the job is every rank but the last `servers`, which serve the I/O nodes.
   IoRanks io;
