@@ -1,8 +1,15 @@
-"""Why a launched program (mpirun, smpirun and what they run) failed, in one line."""
+"""Programs optiq launches (mpirun, smpirun and what they run): their JSON result, or why they
+failed, in one line."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import time
+
+from . import _core
 
 _CRITICAL = re.compile(r"\[[\w/.-]*CRITICAL\]\s*(.*)")
 _FRAME = re.compile(r"(->|\d+#|Backtrace|\*\*\* )")
@@ -22,3 +29,26 @@ def failure_summary(stderr: str) -> str:
             return f"SimGrid: {critical.group(1)}"
     useful = [line for line in lines if not _FRAME.match(line)]
     return " | ".join(useful[-3:]) or "no output"
+
+
+def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> dict:
+    """Runs one of optiq's programs and returns its result, the last JSON line of its output,
+    plus ``wall_seconds``. Its own error line ("NAME: error: ...") becomes an Error with that
+    message; no result at all, an Error saying that ``what`` failed and why. ``env`` is added to
+    the environment."""
+    start = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
+                              stdin=subprocess.DEVNULL, env={**os.environ, **env} if env else None)
+    except subprocess.TimeoutExpired:
+        raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
+    marker = f"{name}: error: "
+    errors = [line for line in proc.stderr.splitlines() if marker in line]
+    if errors:
+        raise _core.Error(errors[0].split(marker, 1)[1])
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines:
+        raise _core.Error(f"{what} failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
+    result = json.loads(lines[-1])
+    result["wall_seconds"] = time.perf_counter() - start
+    return result

@@ -3,14 +3,11 @@ mpirun, or under SimGrid SMPI on a simulated torus, with every received byte che
 
 from __future__ import annotations
 
-import json
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from .. import _core
-from ..failure import failure_summary
+from ..failure import run_json_program
 from ..argtypes import DRIVER_SEED_MAX, bandwidth, byte_size, integer, latency, timeout
 from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
@@ -121,32 +118,10 @@ def driver_arguments(args, size: int) -> list[str]:
     return out + (["--no-verify"] if args.no_verify else [])
 
 
-def _result(proc: subprocess.CompletedProcess, what: str) -> dict:
-    errors = [line for line in proc.stderr.splitlines() if "optiq-exchange: error: " in line]
-    if errors:
-        raise _core.Error(errors[0].split("optiq-exchange: error: ", 1)[1])
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise _core.Error(f"{what} failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
-    return json.loads(lines[-1])
-
-
-def _run(cmd: list, timeout: float, what: str) -> dict:
-    start = time.perf_counter()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
-                              stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
-    result = _result(proc, what)
-    result["wall_seconds"] = time.perf_counter() - start
-    return result
-
-
 def run_local(args, size: int) -> dict:
     program = bundled_program("optiq-exchange", "OPTIQ_EXCHANGE", "the exchange benchmark (optiq-exchange)")
     cmd = launcher(args.mpirun, args.np) + [str(program)] + driver_arguments(args, size)
-    result = _run(cmd, args.timeout, "the MPI job")
+    result = run_json_program(cmd, args.timeout, "the MPI job", "optiq-exchange")
     result["simulated"] = False
     return result
 
@@ -169,7 +144,7 @@ def run_simulated(args, size: int) -> dict:
         cmd = [smpi.smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hosts)]
         cmd += [f"--cfg={setting}" for setting in smpi.MODEL_SETTINGS]
         cmd += ["--log=root.thres:warning", str(program)] + driver_arguments(args, size)
-        result = _run(cmd, args.timeout, "the simulation")
+        result = run_json_program(cmd, args.timeout, "the simulation", "optiq-exchange")
     result.update(simulated=True, topology=net.spec)
     return result
 

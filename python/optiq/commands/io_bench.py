@@ -3,14 +3,12 @@ MPI_File_write_at_all under mpirun; both files compared byte for byte, bandwidth
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import tempfile
 
 from .. import _core
+from ..failure import run_json_program
 from ..argtypes import RANKS_PER_NODE_MAX, byte_size, integer, timeout
-from ..failure import failure_summary
 from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
@@ -127,18 +125,7 @@ def launch(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="optiq-io-bench-", dir=args.dir) as tmp:
         directory = args.dir if args.keep else tmp
         cmd = launcher(args.mpirun, args.np) + mca + [str(program)] + bench_arguments(args, directory)
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace",
-                                  timeout=args.timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise _core.Error(f"no result after {args.timeout:g} s; the MPI job was stopped") from None
-    errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-io-bench: error: ")]
-    if errors:
-        raise _core.Error(errors[0][len("optiq-io-bench: error: "):])
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise _core.Error(f"the MPI job failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
-    result = json.loads(lines[-1])
+        result = run_json_program(cmd, args.timeout, "the MPI job", "optiq-io-bench")
     result["mpiio"] = args.mpiio
     return result
 

@@ -3,13 +3,11 @@ every byte, and compare per-call times."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import tempfile
 from pathlib import Path
 
 from .. import _core
-from ..failure import failure_summary
+from ..failure import run_json_program
 from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, real, size_spec, timeout
 from ..textfile import decode_text
 from ..workload import add_count_arguments, pattern_counts
@@ -163,18 +161,7 @@ def launch(args) -> dict:
     with tempfile.TemporaryDirectory(prefix="optiq-run-") as tmp:
         plan_file = plan_for_driver(args.plan, tmp) if args.plan else None
         cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args, plan_file)
-        try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace",
-                                  timeout=args.timeout, stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise _core.Error(f"no result after {args.timeout:g} s; the MPI job was stopped") from None
-    errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-driver: error: ")]
-    if errors:
-        raise _core.Error(errors[0][len("optiq-driver: error: "):])
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise _core.Error(f"the MPI job failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
-    result = json.loads(lines[-1])
+        result = run_json_program(cmd, args.timeout, "the MPI job", "optiq-driver")
     if args.plan:
         result["plan"] = args.plan
     return result

@@ -25,16 +25,14 @@ The model settings, and why (docs/simulation.md has the longer story):
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 from .. import _core
-from ..failure import failure_summary
+from ..failure import run_json_program
 
 # Seconds per request tested and per MPI_Iprobe, measured by bench/poll_cost.py
 # (bench/results/poll_cost.md).
@@ -132,23 +130,7 @@ def run_program(program: Path, np: int, platform: Path, hostfile: Path, args: li
     cmd = [smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hostfile)]
     cmd += [f"--cfg={setting}" for setting in list(MODEL_SETTINGS) + list(settings)]
     cmd += ["--log=root.thres:warning", str(program)] + list(args)
-    start = time.perf_counter()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
-                              stdin=subprocess.DEVNULL, env={**os.environ, **cost_env, **(env or {})})
-    except subprocess.TimeoutExpired:
-        raise _core.Error(f"no result after {timeout:g} s; the simulation was stopped") from None
-    wall = time.perf_counter() - start
-    marker = f"{program.name}: error: "
-    errors = [line for line in proc.stderr.splitlines() if marker in line]
-    if errors:
-        raise _core.Error(errors[0].split(marker, 1)[1])
-    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
-    if not lines:
-        raise _core.Error(f"the simulation failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
-    result = json.loads(lines[-1])
-    result["wall_seconds"] = wall
-    return result
+    return run_json_program(cmd, timeout, "the simulation", program.name, {**cost_env, **(env or {})})
 
 
 def simgrid_routes(platform: Path, sources: list) -> dict:
