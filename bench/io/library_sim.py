@@ -1,7 +1,8 @@
 """The collective I/O library (optiq/io.h) run unchanged in SimGrid SMPI on Mira with its I/O
 nodes: HACC-IO written by every node (one rank per node) into one shared file or one file per
-pset, through the aggregators' buffers, to one rank on each I/O node that receives and drops
-the bytes (the seed wrote to /dev/null on the I/O nodes).
+pset, through the aggregators' buffers, to one rank on each I/O node that stores the bytes on
+its node's disk (platform.IO_DISK_BANDWIDTH, 2.8 GB/s; `--disk-bandwidth inf`: no disk, the
+bytes are dropped as the seed's /dev/null runs did). A write ends when its bytes are on disk.
 
 Configurations of the same library, so that only placement and pipelining differ (16
 aggregators per file, 16 MiB buffers, one-sided puts, the same rounds):
@@ -14,11 +15,13 @@ aggregators per file, 16 MiB buffers, one-sided puts, the same rounds):
 A shared file has 16 aggregators per pset: spread over all its nodes, or ROMIO's BG/Q lists
 dealt round the psets (topology-aware needs a single I/O node per file); each aggregator writes
 through its own pset's I/O node. Charged: every torus, bridge and I/O
-link in simulated time, and message overheads. Not charged: the packing and buffer copies (SMPI
-does not simulate computation here) and the file system behind the I/O nodes."""
+link, each I/O node's disk bandwidth in simulated time, and message overheads. Not charged: the
+packing and buffer copies (SMPI does not simulate computation here), and the file system's own
+behaviour (locks, striping, caches): a disk is one shared bandwidth."""
 
 from __future__ import annotations
 
+import math
 import tempfile
 import time
 from pathlib import Path
@@ -33,9 +36,10 @@ VARIANTS = {"topology-aware": ("topology-aware", True), "romio-bgq": ("romio-bgq
 SHARED_VARIANTS = ("romio-bgq", "spread", "two-phase", "two-phase-spread")
 
 
-def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float) -> dict:
+def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float,
+            disk_bandwidth: float = plat.IO_DISK_BANDWIDTH) -> dict:
     net = _core.parse_network(f"mira:{nodes}+io")
-    platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml")
+    platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml", disk_bandwidth=disk_bandwidth)
     world = net.num_endpoints + plat.append_io_ranks(net, hosts)
     placement, overlap = VARIANTS[variant]
     args = ["--topology", f"mira:{nodes}+io", "--io-ranks", "--workload", "hacc", "--layout", layout,
@@ -44,12 +48,15 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
     args += ["--placement", placement]
     if not overlap:
         args.append("--no-overlap")
+    if not math.isinf(disk_bandwidth):
+        args.append("--disk")
     r = smpi.run_program(smpi.smpi_io_bench(), world, platform, hosts, args, timeout,
                          smpi.cpu_cost_settings(), env={"OPTIQ_SMPI_SHARED_IO": "1"})
-    if not r["delivered"]:
+    if not r["delivered"] or (r["disk"] and r["disk_bytes"] != r["io_node_bytes"]):
         raise _core.Error(f"{variant} at {nodes} nodes: the I/O nodes received {r['io_node_bytes']} bytes, "
                           f"not {r['bytes']}")
     return {"nodes": nodes, "files": files, "layout": layout, "per_rank": per_rank, "variant": variant,
+            "disk_bandwidth": None if math.isinf(disk_bandwidth) else disk_bandwidth,
             "kind": "simulated", "bandwidth": r["optiq_write_bps"]["median"], "bytes": r["bytes"],
             "rounds": r["rounds"], "aggregator_ranks": r["aggregators"], "file_groups": r["file_groups"],
             "io_node_bytes": r["io_node_bytes"], "wall_seconds": r["wall_seconds"]}
@@ -68,7 +75,7 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
                     for size in sizes:
                         for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
                             start = time.perf_counter()
-                            r = run_one(n, files, layout, size, variant, Path(d), 7200)
+                            r = run_one(n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth)
                             rows.append(r)
                             log(f"{n} nodes, {files} file(s), {layout}, {size} B/node, {variant}: "
                                 f"{r['bandwidth'] / 1e9:.2f} GB/s ({time.perf_counter() - start:.0f} s wall)")

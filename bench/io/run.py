@@ -37,6 +37,8 @@ from optiq import _core
 from optiq.aggregation import evaluate_placements, io_data, io_groups
 from optiq.evaluate import PlannerOptions, run_planners
 from optiq.workload import Workload
+from optiq.argtypes import bandwidth_or_inf
+from optiq.simulation.platform import IO_DISK_BANDWIDTH
 from optiq.simulation.experiment import Setup, simulate
 
 from library_sim import stage_library_sim
@@ -54,7 +56,7 @@ def log(text: str) -> None:
 
 
 ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase", "files",
-            "layout", "per_rank", "variant")
+            "layout", "per_rank", "variant", "disk_bandwidth")
 
 
 def save(stage: str, rows: list, seconds: float) -> None:
@@ -224,6 +226,8 @@ def main() -> int:
     parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
+    parser.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
+                        help="library-sim: bytes/s of each I/O node's disk (default: %(default).3g; inf: no disk)")
     args = parser.parse_args()
     args.nodes = [int(x) for x in args.nodes.split(",")] if args.nodes else None
     args.simulate = [int(x) for x in args.simulate.split(",") if x]

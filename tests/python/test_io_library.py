@@ -1,10 +1,15 @@
 """The collective I/O library (optiq/io.h) run unchanged in SimGrid SMPI, with one rank on each
 I/O node receiving what the aggregators write: every written byte arrives there exactly once,
-for every placement and with or without overlapping the rounds."""
+for every placement and with or without overlapping the rounds; with a disk on the I/O node,
+every byte is stored and the write is as fast as the disk, no faster."""
+
+import math
 
 import pytest
 
 from optiq import _core
+from optiq.commands.common import bundled_program, launcher
+from optiq.failure import run_json_program
 from optiq.simulation import platform as plat
 from optiq.simulation import smpi
 
@@ -18,8 +23,9 @@ def machine(tmp_path_factory):
     return platform, hosts, net.num_endpoints + plat.append_io_ranks(net, hosts)
 
 
-def simulate(machine, *extra):
-    platform, hosts, world = machine
+def simulate(machine, *extra, platform=None):
+    default_platform, hosts, world = machine
+    platform = platform or default_platform
     args = ["--topology", TOPOLOGY, "--io-ranks", "--workload", "hacc", "--layout", "soa", "--per-rank", "50000",
             "--aggregators", "4", "--buffer", "64KiB", "--iterations", "2", "--warmup", "1", *extra]
     return smpi.run_program(smpi.smpi_io_bench(), world, platform, hosts, args, 600, smpi.cpu_cost_settings(),
@@ -41,3 +47,47 @@ def test_every_byte_reaches_the_io_node_once(machine, extra):
 def test_a_bad_option_fails_the_simulation_with_its_message(machine):
     with pytest.raises(_core.Error, match="unknown placement"):
         simulate(machine, "--placement", "nearest")
+
+
+def disk_platform(tmp_path, bandwidth):
+    net = _core.parse_network(TOPOLOGY)
+    platform, _ = plat.write_platform(net, tmp_path / "platform.xml", disk_bandwidth=bandwidth)
+    return platform
+
+
+def test_the_io_node_stores_every_byte_at_its_disks_bandwidth(machine, tmp_path):
+    # 0.5 GB/s is far below the 3.6 GB/s of the I/O node's two links: the disk sets the pace.
+    disk = 0.5e9
+    r = simulate(machine, "--disk", "--buffer", "1MiB", "--per-rank", "400000",
+                 platform=disk_platform(tmp_path, disk))
+    assert r["disk"] is True and r["delivered"] is True
+    assert r["disk_bytes"] == r["io_node_bytes"] == 3 * r["bytes"]
+    rates = r["optiq_write_bps"]["all"]
+    # No faster than the disk; and the links and the disk overlap, so hardly slower.
+    assert all(0.9 * disk <= rate <= disk * (1 + 1e-9) for rate in rates), rates
+
+
+def test_without_a_disk_the_links_set_the_pace(machine, tmp_path):
+    common = ["--buffer", "1MiB", "--per-rank", "400000"]
+    free = simulate(machine, *common, platform=disk_platform(tmp_path, math.inf))
+    stored = simulate(machine, "--disk", *common)  # the default disk, IO_DISK_BANDWIDTH
+    assert free["disk_bytes"] == 0 and stored["disk_bytes"] == stored["io_node_bytes"]
+    assert stored["optiq_write_bps"]["median"] <= plat.IO_DISK_BANDWIDTH * (1 + 1e-9)
+    assert free["optiq_write_bps"]["median"] > plat.IO_DISK_BANDWIDTH
+
+
+def test_a_disk_the_platform_lacks_is_a_clear_error(machine, tmp_path):
+    with pytest.raises(_core.Error, match="no disk in the platform"):
+        simulate(machine, "--disk", platform=disk_platform(tmp_path, math.inf))
+
+
+def test_io_ranks_store_through_a_real_mpi(tmp_path):
+    # The same servers under Open MPI, with files: the wildcard receives, the syncs and the
+    # drain at the end work on a real MPI too, and every byte is written once.
+    program = bundled_program("optiq-io-bench", "OPTIQ_IO_BENCH", "the I/O benchmark")
+    args = ["--topology", TOPOLOGY, "--io-ranks", "--disk", "--dir", str(tmp_path), "--workload", "array",
+            "--per-rank", "300000", "--aggregators", "2", "--buffer", "64KiB", "--iterations", "2", "--warmup", "1"]
+    r = run_json_program(launcher("mpirun", 5) + [str(program)] + args, 300, "the MPI job", "optiq-io-bench")
+    assert r["ranks"] == 4 and r["io_ranks"] == 1 and r["delivered"] is True
+    assert r["disk_bytes"] == r["io_node_bytes"] == 3 * 4 * 300000
+    assert list(tmp_path.iterdir()) == []  # the I/O node's file is removed at the end

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..argtypes import RANKS_PER_NODE_MAX, bandwidth, integer, latency
+from ..argtypes import RANKS_PER_NODE_MAX, bandwidth, bandwidth_or_inf, integer, latency
 from ..simulation import platform as plat
 
 EXAMPLES = """examples:
@@ -10,6 +10,7 @@ EXAMPLES = """examples:
   optiq platform --topology torus:8x8x8 --link-bandwidth 12.5e9 --latency 1e-7 --out t.xml
   optiq platform --topology graph:fabric.json --out fabric.xml
   optiq platform --topology mira:512+io --out mira512io.xml
+  optiq platform --topology mira:512+io --disk-bandwidth 1e9 --out mira512io.xml
   optiq platform --topology 'fattree:2;4,4;1,2;1,2' --out fattree.xml
   optiq platform --topology 'dragonfly:3,1;2,1;3,1;2' --out dragonfly.xml
   smpirun -np 1024 -platform mira1024.xml -hostfile mira1024.hosts ./app
@@ -20,7 +21,8 @@ routes exactly as optiq's 'simgrid' routing model does. A fat-tree or dragonfly 
 FAT_TREE or DRAGONFLY cluster with the same topo_parameters (host node-<i> is endpoint i, link
 names are SimGrid's), routed exactly as optiq's 'simgrid' model. Any other network (graph files, BG/Q
 with its I/O side) becomes a zone that lists every route of the network's own routing model,
-link by link (at most 2048 endpoints and I/O nodes: the routes grow with their square). Plan
+link by link (at most 2048 endpoints and I/O nodes: the routes grow with their square). Each I/O
+node's host has a disk ("/"), on which a simulated rank's writes take the disk's time. Plan
 for the platform with the topology and routing printed.
 """
 
@@ -36,6 +38,9 @@ def register(subparsers) -> None:
                    help="bytes/s per link and direction of generated networks, per cable on a dragonfly "
                         "(default: 1.8e9); a graph file's links keep their own capacities")
     p.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
+    p.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=plat.IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
+                   help="read and write bytes/s of each I/O node's disk (default: %(default).3g, tessier2016's "
+                        "estimated peak per Mira I/O node; inf: no disk)")
     p.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
                    help="hostfile lines per node (default: 1)")
     p.add_argument("--out", required=True, metavar="PLATFORM.xml", help="where to write the platform")
@@ -44,7 +49,8 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     net = plat.simulated_network(args.topology, args.link_bandwidth)
-    xml, hosts = plat.write_platform(net, args.out, args.latency, args.link_bandwidth, args.ranks_per_node)
+    xml, hosts = plat.write_platform(net, args.out, args.latency, args.link_bandwidth, args.ranks_per_node,
+                                     args.disk_bandwidth)
     print(f"wrote {xml} and {hosts}: {net.num_endpoints} hosts; plan for it with "
           f"--topology {net.spec} --routing {plat.routing_of(net)}")
     return 0

@@ -19,12 +19,15 @@ every route: one host ``node-<v>`` per vertex that is not a switch, one SimGrid 
 directed link (named as in the network, its own capacity, shared by the flows that cross it),
 and for every ordered pair of hosts the links of the network's default route. SimGrid then
 routes exactly as the model, by construction; the file grows with the square of the hosts.
+An I/O node's host has a disk (``IO_DISK_BANDWIDTH`` for reads and writes unless told
+otherwise) on which SMPI's MPI-IO charges the time of what a rank there writes.
 
 The hostfile lists one host per rank, ranks on the endpoints in ascending order.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from xml.sax.saxutils import quoteattr
@@ -34,6 +37,10 @@ from .. import _core
 ROUTING = "simgrid"  # the routing model of a torus platform
 CLUSTER = "torus"  # SimGrid names the links "<cluster>_link_from_<a>_to_<b>_UP|DOWN"
 HOST_PREFIX = "node-"
+# The storage bandwidth behind one BG/Q I/O node: tessier2016 estimates the peak I/O bandwidth
+# of 1,024 Mira nodes (8 I/O nodes) at 22.4 GBps, of 4,096 (32) at 89.6 GBps: 2.8 GB/s each,
+# below the 2 x 1.8 GB/s its two I/O links carry.
+IO_DISK_BANDWIDTH = 2.8e9
 
 
 def torus_of(network: _core.Network) -> _core.TorusShape:
@@ -135,12 +142,14 @@ class Layout:
         return f"{CLUSTER}_link_from_{self.host_index(owner)}_to_{self.host_index(plus)}_{end}"
 
 
-def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None) -> str:
+def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None,
+                 disk_bandwidth: float = IO_DISK_BANDWIDTH) -> str:
     """The platform file's text (see :func:`write_platform`)."""
-    return "".join(_platform_parts(network, latency, link_bandwidth))
+    return "".join(_platform_parts(network, latency, link_bandwidth, disk_bandwidth))
 
 
-def _platform_parts(network: _core.Network, latency: float, link_bandwidth: float | None):
+def _platform_parts(network: _core.Network, latency: float, link_bandwidth: float | None,
+                    disk_bandwidth: float = IO_DISK_BANDWIDTH):
     header = ("<?xml version='1.0'?>\n"
               '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
               '<platform version="4.1">\n')
@@ -151,7 +160,7 @@ def _platform_parts(network: _core.Network, latency: float, link_bandwidth: floa
         return
     if network.torus is None:
         yield header
-        yield from _explicit_zone(network, latency)
+        yield from _explicit_zone(network, latency, disk_bandwidth)
         yield "</platform>\n"
         return
     # One TORUS cluster, split-duplex links, no limiter. A message a rank sends to itself (a
@@ -198,7 +207,16 @@ def hosts_of(network: _core.Network) -> list:
     return [v for v in range(network.num_vertices) if network.kind(v) != "switch"]
 
 
-def _explicit_zone(network: _core.Network, latency: float):
+def _host_element(network: _core.Network, v: int, disk_bandwidth: float) -> str:
+    if network.kind(v) != "io" or math.isinf(disk_bandwidth):
+        return f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"/>\n'
+    # SMPI's MPI-IO refuses a write to a full disk: "size" is far beyond any run's bytes.
+    return (f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"><disk id="disk" read_bw="{disk_bandwidth:.9g}Bps" '
+            f'write_bw="{disk_bandwidth:.9g}Bps"><prop id="size" value="1PiB"/><prop id="mount" value="/"/>'
+            '</disk></host>\n')
+
+
+def _explicit_zone(network: _core.Network, latency: float, disk_bandwidth: float):
     hosts = hosts_of(network)
     if len(hosts) > MAX_EXPLICIT_HOSTS:
         raise _core.Error(f"{network.spec} has {len(hosts)} endpoints and I/O nodes; a platform with explicit "
@@ -208,7 +226,7 @@ def _explicit_zone(network: _core.Network, latency: float):
     yield (f"  <!-- optiq platform for {network.spec}: every route listed, equal to optiq's "
            f"'{network.default_routing}' model -->\n"
            '  <zone id="world" routing="Full">\n')
-    yield "".join(f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"/>\n' for v in hosts)
+    yield "".join(_host_element(network, v, disk_bandwidth) for v in hosts)
     yield "".join(f'    <link id={names[l]} bandwidth="{network.capacity(l):.9g}Bps" latency="{latency:.6g}s"/>\n'
                   for l in range(network.num_links))
     # Messages a rank sends to itself cross a loopback link as fast as a memory copy.
@@ -245,14 +263,16 @@ def append_io_ranks(network: _core.Network, hosts: Path) -> int:
 
 
 def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-8,
-                   link_bandwidth: float | None = None, ranks_per_node: int = 1) -> tuple:
-    """Writes ``out`` and its hostfile (same name, ``.hosts``); returns both paths."""
+                   link_bandwidth: float | None = None, ranks_per_node: int = 1,
+                   disk_bandwidth: float = IO_DISK_BANDWIDTH) -> tuple:
+    """Writes ``out`` and its hostfile (same name, ``.hosts``); returns both paths.
+    ``disk_bandwidth``: bytes/s of each I/O node's disk (inf: no disk)."""
     out = Path(out)
     if not out.name or out.suffix == ".hosts":
         raise _core.Error(f"platform file name '{out}' leaves no name for its .hosts file")
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out, "w") as f:  # piece by piece: explicit routes make large files
-        for part in _platform_parts(network, latency, link_bandwidth):
+        for part in _platform_parts(network, latency, link_bandwidth, disk_bandwidth):
             f.write(part)
     hosts = out.with_suffix(".hosts")
     hosts.write_text(hostfile_text(network, ranks_per_node))

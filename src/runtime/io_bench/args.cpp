@@ -11,16 +11,26 @@
 
 namespace optiq::iobench {
 
-void fail(const std::string& message) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
+namespace {
+
+[[noreturn]] void abort_job(const std::string& message, bool print) {
+  if (print) {
     std::fprintf(stderr, "optiq-io-bench: error: %s\n", message.c_str());
     std::fflush(stderr);
   }
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
 }
+
+}  // namespace
+
+void fail(const std::string& message) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  abort_job(message, rank == 0);
+}
+
+void fail_alone(const std::string& message) { abort_job(message, true); }
 
 namespace {
 
@@ -49,6 +59,7 @@ Args parse(int argc, char** argv) {
     if (f == "--keep") { a.keep = true; continue; }
     if (f == "--hints") { a.hints = true; continue; }
     if (f == "--io-ranks") { a.io_ranks = true; continue; }
+    if (f == "--disk") { a.disk = true; continue; }
     if (f == "--no-overlap") { a.overlap = false; continue; }
     if (i + 1 >= argc) fail("missing value after " + f);
     const std::string v = argv[++i];
@@ -70,6 +81,10 @@ Args parse(int argc, char** argv) {
     else fail("unknown option " + f);
   }
   if (a.dir.empty() && !a.io_ranks) fail("--dir is required");
+  if (a.disk && !a.io_ranks) fail("--disk is the I/O ranks' disk: it needs --io-ranks");
+#ifndef OPTIQ_SMPI
+  if (a.disk && a.dir.empty()) fail("--disk needs --dir for the I/O ranks' files");
+#endif
   if (a.io_ranks && a.sink != "pwrite") fail("--io-ranks brings its own sink (the I/O nodes' ranks)");
   if (a.files != "shared" && a.files != "pset") fail("--files is shared or pset, got '" + a.files + "'");
   if (a.sink != "pwrite" && a.sink != "mpiio" && a.sink != "null") fail("--sink is pwrite, mpiio or null");

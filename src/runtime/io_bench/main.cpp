@@ -177,6 +177,7 @@ Measured run_job(const Args& a, MPI_Comm job, optiq::iobench::Forwarder* fwd) {
       MPI_Barrier(job);
       double t = MPI_Wtime();
       check(optiq_file_write(f, data.data()), ctx, "optiq_file_write");
+      if (fwd) optiq::iobench::sync(*fwd);
       const double ours = slowest(MPI_Wtime() - t, job);
       if (i >= a.warmup) m.optiq.push_back(ours);
       if (fwd) continue;
@@ -254,7 +255,7 @@ int main(int argc, char** argv) {
   if (a.topology.empty()) a.topology = "torus:" + std::to_string((np + a.ranks_per_node - 1) / a.ranks_per_node);
 
   Measured m;
-  long long received = 0;
+  optiq::iobench::Served served;
   if (rank < compute) {
     optiq::iobench::Forwarder forwarder;
     if (a.io_ranks) {
@@ -262,12 +263,14 @@ int main(int argc, char** argv) {
       forwarder.server = io.server_of_endpoint[std::size_t(rank / a.ranks_per_node)];
     }
     m = run_job(a, job, a.io_ranks ? &forwarder : nullptr);
-    if (a.io_ranks) optiq::iobench::finish(fwd_comm, compute, io.servers);
+    if (a.io_ranks) optiq::iobench::finish(forwarder, compute, io.servers);
   } else {
-    received = optiq::iobench::serve(fwd_comm, compute, (long long)a.buffer);
+    const std::string disk = a.disk ? (a.dir.empty() ? "" : a.dir + "/") + "io-node." + std::to_string(rank - compute) : "";
+    served = optiq::iobench::serve(fwd_comm, compute, (long long)a.buffer, disk);
   }
-  long long delivered = 0;
-  MPI_Reduce(&received, &delivered, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  long long delivered = 0, stored = 0;
+  MPI_Reduce(&served.received, &delivered, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  MPI_Reduce(&served.stored, &stored, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
 
   if (rank == 0) {
     // The null sink and the simulated I/O nodes leave nothing to compare.
@@ -298,6 +301,8 @@ int main(int argc, char** argv) {
       // Every write's bytes reached the I/O nodes exactly once in total.
       out["io_node_bytes"] = delivered;
       out["delivered"] = delivered == m.total * (long long)(a.warmup + a.iterations);
+      out["disk"] = a.disk;
+      out["disk_bytes"] = stored;
     }
     std::printf("%s\n", out.dump().c_str());
   }
