@@ -37,13 +37,14 @@ SHARED_VARIANTS = ("romio-bgq", "spread", "two-phase", "two-phase-spread")
 
 
 def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float,
-            disk_bandwidth: float = plat.IO_DISK_BANDWIDTH) -> dict:
+            disk_bandwidth: float = plat.IO_DISK_BANDWIDTH, aggregators: int = 16, buffer_mib: int = 16) -> dict:
     net = _core.parse_network(f"mira:{nodes}+io")
     platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml", disk_bandwidth=disk_bandwidth)
     world = net.num_endpoints + plat.append_io_ranks(net, hosts)
     placement, overlap = VARIANTS[variant]
     args = ["--topology", f"mira:{nodes}+io", "--io-ranks", "--workload", "hacc", "--layout", layout,
-            "--per-rank", str(per_rank), "--files", files, "--aggregators", "16", "--buffer", "16MiB",
+            "--per-rank", str(per_rank), "--files", files, "--aggregators", str(aggregators),
+            "--buffer", f"{buffer_mib}MiB",
             "--iterations", "1", "--warmup", "0"]
     args += ["--placement", placement]
     if not overlap:
@@ -57,6 +58,7 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
                           f"not {r['bytes']}")
     return {"nodes": nodes, "files": files, "layout": layout, "per_rank": per_rank, "variant": variant,
             "disk_bandwidth": None if math.isinf(disk_bandwidth) else disk_bandwidth,
+            "aggregators": aggregators, "buffer_mib": buffer_mib,
             "kind": "simulated", "bandwidth": r["optiq_write_bps"]["median"], "bytes": r["bytes"],
             "rounds": r["rounds"], "aggregator_ranks": r["aggregators"], "file_groups": r["file_groups"],
             "io_node_bytes": r["io_node_bytes"], "wall_seconds": r["wall_seconds"]}
@@ -70,8 +72,8 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
         for n in nodes:
             for files in args.files:
                 # AoS's per-record pieces take memory per piece on every simulated rank of the
-                # one SMPI process (docs/io.md): only SoA fits at these scales.
-                for layout in ("soa",):
+                # one SMPI process (docs/io.md): 1 MB per node at 512 nodes needs about 7 GB.
+                for layout in args.layouts:
                     for size in sizes:
                         for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
                             start = time.perf_counter()
@@ -81,4 +83,25 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
                                 f"{r['bandwidth'] / 1e9:.2f} GB/s ({time.perf_counter() - start:.0f} s wall)")
                             if checkpoint:
                                 checkpoint([r])
+    return rows
+
+
+def stage_buffers_sim(args, log=print, checkpoint=None) -> list:
+    """Aggregators per pset x buffer size (8/16/32 x 8/16/32 MiB), the library with its default
+    placement and one file per pset, 16 MB per node: enough that every buffer size is used
+    whole (a domain is at least four buffers) and rounds differ in number."""
+    rows = []
+    nodes = args.nodes or [512]
+    with tempfile.TemporaryDirectory(prefix="optiq-io-buf-") as d:
+        for n in nodes:
+            for aggregators in (8, 16, 32):
+                for mib in (8, 16, 32):
+                    start = time.perf_counter()
+                    r = run_one(n, "pset", "soa", 16_000_000, "romio-bgq", Path(d), 7200, args.disk_bandwidth,
+                                aggregators, mib)
+                    rows.append(r)
+                    log(f"{n} nodes, {aggregators} aggregators, {mib} MiB buffers: {r['bandwidth'] / 1e9:.2f} GB/s, "
+                        f"{r['rounds']} rounds ({time.perf_counter() - start:.0f} s wall)")
+                    if checkpoint:
+                        checkpoint([r])
     return rows

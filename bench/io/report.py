@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -222,28 +223,49 @@ def _library_sim(rows) -> list:
     from library_sim import __doc__ as what
 
     out = ["## The library simulated (optiq/io.h in SMPI on mira:N+io)", "", what.strip(), "",
-           "GB/s of HACC-IO SoA written per configuration (one rank per node; per-node data as given). "
+           "GB/s of HACC-IO written per configuration (one rank per node; per-node data as given). "
            "tessier2016 on Mira, 16 ranks per node: 90% of an estimated 22.4 GBps peak at 1,024 nodes "
            "and of 89.6 GBps at 4,096, one file per pset.", ""]
     variants = list(dict.fromkeys(r["variant"] for r in rows))
     disks = sorted(set(r.get("disk_bandwidth") for r in rows), key=lambda d: (d is None, d or 0))
+    nodes_run = sorted(set(r["nodes"] for r in rows))
+    for nodes, files, disk, layout in itertools.product(nodes_run, ("pset", "shared"), disks, ("soa", "aos")):
+        sub = [r for r in rows if r["nodes"] == nodes and r["files"] == files and r.get("disk_bandwidth") == disk
+               and r.get("layout", "soa") == layout]
+        if not sub:
+            continue
+        seed = f"; seed: {0.9 * SEED_PEAKS[nodes]:.1f} GBps" if nodes in SEED_PEAKS and files == "pset" else ""
+        where = (f"stored on {disk / 1e9:g} GB/s disks" if disk else
+                 "no disk: the I/O nodes drop the bytes, a write ends when they have them")
+        out += [f"### {nodes} nodes, HACC-IO {layout.upper()}, "
+                f"{'one file per pset' if files == 'pset' else 'one shared file'}, {where}{seed}", ""]
+        cols = [v for v in variants if any(r["variant"] == v for r in sub)]
+        body = []
+        for size in sorted(set(r["per_rank"] for r in sub)):
+            by = {r["variant"]: r for r in sub if r["per_rank"] == size}
+            body.append([f"{size / 1e6:g} MB"] + [f"{by[v]['bandwidth'] / 1e9:.2f}" if v in by else "" for v in cols])
+        out += _table(["per node"] + cols, body) + [""]
+    return out
+
+
+def _buffers_sim(rows) -> list:
+    out = []
     for nodes in sorted(set(r["nodes"] for r in rows)):
-        for files in ("pset", "shared"):
-            for disk in disks:
-                sub = [r for r in rows if r["nodes"] == nodes and r["files"] == files and r.get("disk_bandwidth") == disk]
-                if not sub:
-                    continue
-                seed = f"; seed: {0.9 * SEED_PEAKS[nodes]:.1f} GBps" if nodes in SEED_PEAKS and files == "pset" else ""
-                where = (f"stored on {disk / 1e9:g} GB/s disks" if disk else
-                         "no disk: the I/O nodes drop the bytes, a write ends when they have them")
-                out += [f"### {nodes} nodes, {'one file per pset' if files == 'pset' else 'one shared file'}, "
-                        f"{where}{seed}", ""]
-                cols = [v for v in variants if any(r["variant"] == v for r in sub)]
-                body = []
-                for size in sorted(set(r["per_rank"] for r in sub)):
-                    by = {r["variant"]: r for r in sub if r["per_rank"] == size}
-                    body.append([f"{size / 1e6:g} MB"] + [f"{by[v]['bandwidth'] / 1e9:.2f}" if v in by else "" for v in cols])
-                out += _table(["per node"] + cols, body) + [""]
+        sub = [r for r in rows if r["nodes"] == nodes]
+        disk = sub[0].get("disk_bandwidth")
+        out += [f"## Aggregators x buffer size simulated ({nodes} nodes, the library, 16 MB per node)", "",
+                "GB/s written through optiq/io.h in SMPI (stage `buffers-sim`): one file per pset, romio-bgq "
+                "placement, rounds overlapped, " +
+                (f"stored on {disk / 1e9:g} GB/s I/O node disks" if disk else "no disk") +
+                " (rounds in brackets). The network and disks charge nothing per round, so buffer size "
+                "acts only through the number of rounds; tessier2016 found larger buffers faster on Mira, "
+                "where each round also costs file-system and software time.", ""]
+        by = {(r["aggregators"], r["buffer_mib"]): r for r in sub}
+        body = []
+        for a in (8, 16, 32):
+            body.append([str(a)] + [f"{by[(a, b)]['bandwidth'] / 1e9:.2f} ({by[(a, b)]['rounds']})" if (a, b) in by
+                                    else "-" for b in (8, 16, 32)])
+        out += _table(["aggregators per pset", "8 MiB", "16 MiB", "32 MiB"], body) + [""]
     return out
 
 
@@ -271,7 +293,8 @@ def _plot_speedups(rows, key: str, path: Path, title: str) -> None:
 
 def write_report(results: Path) -> None:
     lines = ["# Two-phase I/O results", "", "Regenerate with `.venv/bin/python bench/io/run.py all` (stages: "
-             "placement, buffers, sparse, hacc, local; `report` rewrites this file).", "", CHARGES, ""]
+             "placement, buffers, sparse, hacc, placement-sim, local, library-sim, buffers-sim; `report` rewrites "
+             "this file).", "", CHARGES, ""]
     for stage, section in (("placement", _placement), ("placement-sim", _placement_sim), ("buffers", _buffers),
                            ("sparse", _sparse), ("hacc", _hacc)):
         rows = _load(results, stage)
@@ -290,6 +313,9 @@ def write_report(results: Path) -> None:
     library = _load(results, "library-sim")
     if library:
         lines += _library_sim(library)
+    buffers = _load(results, "buffers-sim")
+    if buffers:
+        lines += _buffers_sim(buffers)
     local = _load(results, "local")
     if local:
         lines += _local(local)

@@ -18,6 +18,8 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
              optiq's collective write against MPI_File_write_at_all on tmpfs and disk (local.py)
   library-sim  the library in SMPI on mira:N+io (one rank per node and per I/O node), HACC-IO
              SoA, per-pset and shared files, placements and two-phase baselines (library_sim.py)
+  buffers-sim  the library in SMPI at 512 nodes (--nodes), 16 MB per node: aggregators per pset
+             x buffer size (8/16/32 x 8/16/32 MiB), written to the I/O nodes' disks
 
   .venv/bin/python bench/io/run.py all
   .venv/bin/python bench/io/run.py hacc --nodes 512,1024
@@ -41,7 +43,7 @@ from optiq.argtypes import bandwidth_or_inf
 from optiq.simulation.platform import IO_DISK_BANDWIDTH
 from optiq.simulation.experiment import Setup, simulate
 
-from library_sim import stage_library_sim
+from library_sim import stage_buffers_sim, stage_library_sim
 from local import stage_local
 
 HERE = Path(__file__).resolve().parent
@@ -213,7 +215,8 @@ def stage_placement_sim(args) -> list:
 
 STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stage_sparse, "hacc": stage_hacc,
           "placement-sim": stage_placement_sim, "local": stage_local,
-          "library-sim": lambda args: stage_library_sim(args, log, lambda rows: save("library-sim", rows, 0))}
+          "library-sim": lambda args: stage_library_sim(args, log, lambda rows: save("library-sim", rows, 0)),
+          "buffers-sim": lambda args: stage_buffers_sim(args, log, lambda rows: save("buffers-sim", rows, 0))}
 
 
 def main() -> int:
@@ -226,6 +229,7 @@ def main() -> int:
     parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
+    parser.add_argument("--layouts", default="soa", help="library-sim: HACC layouts, soa and/or aos (default: soa)")
     parser.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
                         help="library-sim: bytes/s of each I/O node's disk (default: %(default).3g; inf: no disk)")
     args = parser.parse_args()
@@ -233,6 +237,7 @@ def main() -> int:
     args.simulate = [int(x) for x in args.simulate.split(",") if x]
     args.files = args.files.split(",")
     args.sizes = [int(x) for x in args.sizes.split(",")]
+    args.layouts = args.layouts.split(",")
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:
         start = time.perf_counter()

@@ -163,9 +163,21 @@ RootPlan plan_group(const optiq_file* f, const std::vector<int>& ctx_rank_of,
 // Every rank's intervals on the group's root.
 std::vector<std::vector<Interval>> gather_intervals(const optiq_file* f, const std::vector<Block>& blocks,
                                                     std::vector<int>* ctx_rank_of) {
+  // In file order, with exactly adjacent pieces joined: an AoS rank's records become one
+  // interval, so the root holds a few numbers per rank, not a few per record. Overlapping
+  // pieces stay apart for the root to find and name.
+  std::vector<Interval> sorted;
+  sorted.reserve(blocks.size());
+  for (const Block& b : blocks) sorted.push_back({b.offset, b.bytes});
+  std::sort(sorted.begin(), sorted.end(), [](const Interval& a, const Interval& b) { return a.offset < b.offset; });
   std::vector<long long> mine;
-  mine.reserve(blocks.size() * 2);
-  for (const Block& b : blocks) mine.push_back((long long)b.offset), mine.push_back((long long)b.bytes);
+  for (const Interval& iv : sorted) {
+    const std::size_t n = mine.size();
+    if (n > 0 && Bytes(mine[n - 2] + mine[n - 1]) == iv.offset)
+      mine[n - 1] += (long long)iv.bytes;
+    else
+      mine.push_back((long long)iv.offset), mine.push_back((long long)iv.bytes);
+  }
   int ctx_rank = 0;
   MPI_Comm_rank(f->comm, &ctx_rank);
   const int header[2] = {checked_int(mine.size(), "extents"), ctx_rank};
