@@ -15,8 +15,11 @@ the software cost of aggregation (RMA epochs, the node-local gather) and the fil
 each I/O node, whose writes go to /dev/null as in tessier2016's placement benchmark. Simulated
 rows run optiq's runtime and MPI_Alltoallv under SimGrid SMPI, on the torus of mira:N, or on
 mira:N+io with one rank on each I/O node for an I/O phase. They charge link bandwidth and
-latency, each forwarded chunk's copy and each message's CPU cost (docs/simulation.md). No disk
-is simulated: an I/O node's rank receives its bytes and writes nothing."""
+latency, each forwarded chunk's copy and each message's CPU cost (docs/simulation.md). The
+aggregation-phase stages (placement-sim, sparse, hacc) simulate no disk: an I/O node's rank
+receives its bytes and writes nothing. The library stages (library-sim, buffers-sim) store them
+on each I/O node's disk, one shared bandwidth (2.8 GB/s unless a table says otherwise), in
+simulated time; no file-system behaviour (locks, striping, caching) is simulated."""
 
 
 def _load(results: Path, stage: str):

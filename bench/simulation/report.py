@@ -265,7 +265,8 @@ def fabrics_section(doc, results, plt):
                                   for r in rows if r["family"] == family))
         lines, bars = [], {}
         for n, spec, pattern, size in keys:
-            group = [r for r in rows if (r["family"], r["nodes"], r["pattern"]) == (family, n, pattern)]
+            group = [r for r in rows if (r["family"], r["nodes"], r["topology"], r["pattern"], r["bytes"]) ==
+                     (family, n, spec, pattern, size)]
             mpi = next(r for r in group if r["planner"] == "mpi_alltoallv")
             for r in group:
                 line = [str(n), f"`{spec}`", pattern, size] + run_line(r, mpi)
@@ -273,14 +274,14 @@ def fabrics_section(doc, results, plt):
                 line.append("fell back" if r.get("fell_back") else "")
                 lines.append(line)
                 if r["planner"] != "mpi_alltoallv":
-                    bars.setdefault(r["planner"], {})[(n, pattern)] = mpi["simulated_seconds"] / r["simulated_seconds"]
+                    bars.setdefault(r["planner"], {})[(n, pattern, size)] = mpi["simulated_seconds"] / r["simulated_seconds"]
         out += [f"### {family} ([plot](fabrics_{family}.png))", ""]
         out += table(["endpoints", "topology", "pattern", "bytes"] + RUN_HEADER + ["planning s", ""], lines) + [""]
         if plt is None or not bars:
             continue
         fig, ax = plt.subplots(figsize=(9, 3.6))
-        cases = [(n, p) for n, _, p, _ in keys]
-        grouped_bars(ax, [f"{n} {p}" for n, p in cases],
+        cases = [(n, p, size) for n, _, p, size in keys]
+        grouped_bars(ax, [f"{n} {p} {size}" for n, p, size in cases],
                      {planner: [speedups.get(c, 0) for c in cases] for planner, speedups in bars.items()}, rotation=30)
         ax.axhline(1, color="grey", lw=0.8, ls="--")
         ax.set_ylabel("speed-up over MPI_Alltoallv (simulated)")

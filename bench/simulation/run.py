@@ -146,19 +146,24 @@ def stage_dispatch(nodes: list, dispatches=("paced", "eager"), patterns=PATTERNS
     return rows
 
 
-# Fat-trees and dragonflies (docs/model.md), SimGrid's parameters, at 256 and 1024 endpoints.
+# Fat-trees and dragonflies (docs/model.md), SimGrid's parameters, at 256 and 1024 endpoints. The
+# dragonflies have one chassis per group: with more, SimGrid's routes are not paths (docs/model.md)
+# and a plan for the documented rule would not describe the simulated machine.
 FABRICS = {
-    "dragonfly": {256: "dragonfly:8,1;1,1;8,1;4", 1024: "dragonfly:8,1;2,1;8,1;8"},
+    "dragonfly": {256: "dragonfly:8,1;1,1;8,1;4", 1024: "dragonfly:16,1;1,1;16,1;4"},
     "fattree": {256: "fattree:2;16,16;1,16;1,1", 1024: "fattree:3;8,8,16;1,8,8;1,1,1"},
 }
 # (pattern, bytes per pair). groups-alltoall moves less per pair so that a simulation stays within
-# this machine's memory and minutes. moe is not here: its P(P-1) jobs at 256 endpoints took 11
-# minutes to plan with every planner and their simulation had not finished after 15 more.
+# this machine's memory and minutes; so do the fat-tree patterns, whose every flow crosses the top
+# switches: SimGrid then re-solves one sharing system of all flows at each chunk's completion,
+# and a forwarding plan at 8 MiB per pair ran for over 20 minutes at 256 hosts (1 MiB: 1 minute).
+# moe is not here: its P(P-1) jobs at 256 endpoints took 11 minutes to plan with every planner
+# and their simulation had not finished after 15 more.
 FABRIC_PATTERNS = {
     "dragonfly": [("group-to-group", "8MiB"), ("groups-alltoall", "1MiB"), ("permutation", "8MiB"),
                   ("disjoint", "8MiB")],
-    "fattree": [("dmodk-adversarial", "8MiB"), ("permutation", "8MiB"), ("leaf-shift", "8MiB"),
-                ("disjoint", "8MiB")],
+    "fattree": [("dmodk-adversarial", "2MiB"), ("permutation", "2MiB"), ("leaf-shift", "2MiB"),
+                ("disjoint", "2MiB")],
 }
 FABRIC_PLANNERS = ["default", "heu1", "heu2", "optimal", "mcf"]
 
@@ -174,13 +179,17 @@ def leaf_shift_requests(spec: str, size: str, path: Path) -> str:
     return str(path)
 
 
-def stage_fabrics(nodes: list, planners=FABRIC_PLANNERS, families=tuple(FABRICS)) -> list:
+def stage_fabrics(nodes: list, planners=FABRIC_PLANNERS, families=tuple(FABRICS), patterns=None,
+                  size_override=None) -> list:
     rows = []
     with tempfile.TemporaryDirectory(prefix="optiq-fabrics-") as tmp:
         for family in families:
             for n in nodes:
                 spec = FABRICS[family][n]
                 for pattern, size in FABRIC_PATTERNS[family]:
+                    if patterns and pattern not in patterns:
+                        continue
+                    size = size_override or size
                     if pattern == "leaf-shift":
                         setup = Setup(spec, requests=leaf_shift_requests(spec, size, Path(tmp) / f"shift{n}.txt"))
                     else:
@@ -204,9 +213,13 @@ def main() -> int:
     parser.add_argument("--planners", default=None,
                         help="patterns and fabrics stages: planners to run (default: default,heu1,heu2,mcf; "
                              "fabrics: default,heu1,heu2,optimal,mcf)")
-    parser.add_argument("--patterns", default=",".join(PATTERNS), help="patterns, transports and dispatch stages: 1:8 patterns to run")
+    parser.add_argument("--patterns", default=None,
+                        help="patterns, transports and dispatch stages: 1:8 patterns to run (default: "
+                             f"{','.join(PATTERNS)}); fabrics: the family's patterns to run (default: all)")
     parser.add_argument("--dispatch", default="paced,eager", help="dispatch stage: dispatches to run")
     parser.add_argument("--families", default=",".join(FABRICS), help="fabrics stage: network families to run")
+    parser.add_argument("--bytes", default=None, metavar="SIZE",
+                        help="fabrics stage: bytes per pair for every pattern run (default: each pattern's own)")
     parser.add_argument("--merge", action="store_true",
                         help="keep the stage's earlier rows for other node counts, patterns and planners")
     args = parser.parse_args()
@@ -219,15 +232,16 @@ def main() -> int:
 
         def checkpoint(rows, stage=stage, start=start):
             save(stage, rows, args.merge, time.perf_counter() - start)
+        patterns = args.patterns.split(",") if args.patterns else None
         if stage == "patterns":
-            rows = stage_patterns(nodes, (args.planners or "default,heu1,heu2,mcf").split(","), args.patterns.split(","))
+            rows = stage_patterns(nodes, (args.planners or "default,heu1,heu2,mcf").split(","), patterns or PATTERNS)
         elif stage == "fabrics":
             rows = stage_fabrics(nodes, args.planners.split(",") if args.planners else FABRIC_PLANNERS,
-                                 args.families.split(","))
+                                 args.families.split(","), patterns, args.bytes)
         elif stage == "dispatch":
-            rows = stage_dispatch(nodes, args.dispatch.split(","), args.patterns.split(","))
+            rows = stage_dispatch(nodes, args.dispatch.split(","), patterns or PATTERNS)
         elif stage == "transports":
-            rows = stage_transports(nodes, args.patterns.split(","))
+            rows = stage_transports(nodes, patterns or PATTERNS)
         else:
             rows = STAGES[stage](nodes)
         save(stage, rows, args.merge, time.perf_counter() - start)
