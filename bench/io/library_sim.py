@@ -4,10 +4,12 @@ pset, through the aggregators' buffers, to one rank on each I/O node that stores
 its node's disk (platform.IO_DISK_BANDWIDTH, 2.8 GB/s; `--disk-bandwidth inf`: no disk, the
 bytes are dropped as the seed's /dev/null runs did). A write ends when its bytes are on disk.
 
-Configurations of the same library, so that only placement and pipelining differ (16
-aggregators per file, 16 MiB buffers, one-sided puts, the same rounds):
+Configurations of the same library, so that only placement, movement and pipelining differ
+(16 aggregators per file, 16 MiB buffers, the same rounds; one-sided puts unless forwarded):
   topology-aware   tessier2016's placement, rounds overlapped with the writes
   romio-bgq        ROMIO's BG/Q placement rule, rounds overlapped
+  forwarded        the same, each round moved through optiq's multi-path exchange (mcf, planned
+                   at declare) instead of one-sided puts on the torus' own routes
   spread           aggregators evenly over the file's nodes, rounds overlapped
   two-phase        ROMIO's two-phase I/O as it runs on BG/Q: its placement rule, each round's
                    write after its aggregation
@@ -30,10 +32,11 @@ from optiq import _core
 from optiq.simulation import platform as plat
 from optiq.simulation import smpi
 
-VARIANTS = {"topology-aware": ("topology-aware", True), "romio-bgq": ("romio-bgq", True),
-            "spread": ("spread", True), "two-phase": ("romio-bgq", False),
-            "two-phase-spread": ("spread", False)}
-SHARED_VARIANTS = ("romio-bgq", "spread", "two-phase", "two-phase-spread")
+# name: (placement, rounds overlapped with writes, rounds forwarded through the exchange)
+VARIANTS = {"topology-aware": ("topology-aware", True, False), "romio-bgq": ("romio-bgq", True, False),
+            "forwarded": ("romio-bgq", True, True), "spread": ("spread", True, False),
+            "two-phase": ("romio-bgq", False, False), "two-phase-spread": ("spread", False, False)}
+SHARED_VARIANTS = ("romio-bgq", "forwarded", "spread", "two-phase", "two-phase-spread")
 
 
 def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float,
@@ -41,7 +44,7 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
     net = _core.parse_network(f"mira:{nodes}+io")
     platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml", disk_bandwidth=disk_bandwidth)
     world = net.num_endpoints + plat.append_io_ranks(net, hosts)
-    placement, overlap = VARIANTS[variant]
+    placement, overlap, forward = VARIANTS[variant]
     args = ["--topology", f"mira:{nodes}+io", "--io-ranks", "--workload", "hacc", "--layout", layout,
             "--per-rank", str(per_rank), "--files", files, "--aggregators", str(aggregators),
             "--buffer", f"{buffer_mib}MiB",
@@ -49,6 +52,8 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
     args += ["--placement", placement]
     if not overlap:
         args.append("--no-overlap")
+    if forward:
+        args.append("--forward")
     if not math.isinf(disk_bandwidth):
         args.append("--disk")
     r = smpi.run_program(smpi.smpi_io_bench(), world, platform, hosts, args, timeout,

@@ -89,6 +89,11 @@ typedef struct optiq_io_options {
   const optiq_io_custom_sink *custom; /* OPTIQ_SINK_CUSTOM: the callbacks (copied by optiq_file_open) */
   int overlap;           /* nonzero (default): an aggregator writes round e - 1 while round e
                             aggregates; 0: one after the other, as ROMIO's two-phase I/O does */
+  int forward;           /* nonzero: each round's pieces reach the aggregators through the
+                            context's exchange, on the paths its planner (optiq_options.planner)
+                            chooses, forwarded by other nodes where the plan says so; every
+                            round is planned by optiq_file_declare. 0 (default): one-sided puts
+                            straight into the aggregators' buffers, on the network's own routes */
 } optiq_io_options;
 
 typedef struct optiq_file *optiq_file_t;

@@ -1,7 +1,8 @@
 // optiq's collective writes against MPI_File_write_at_all, byte for byte, on seeded random
 // patterns: AoS and SoA layouts with any number of variables (zero-byte ones too), random
 // extents with holes, ranks with nothing, sizes from 0 to several buffers, shared and per-group
-// files, both sinks and several placements. Every pattern is read back through optiq as well.
+// files, both sinks and several placements, with puts or forwarded through the context's
+// exchange. Every pattern is read back through optiq as well.
 //   mpi_io [--cases N] [--seed S] [--dir DIR]
 #include <unistd.h>
 
@@ -145,11 +146,17 @@ int main(int argc, char** argv) {
 
   // A ring with one rank per node (groups of consecutive nodes), and Mira with its I/O nodes,
   // the ranks spread over its four psets (groups by I/O node, topology-aware placement).
+  // Both contexts run every plan, however small its pieces and gain, so that forwarded rounds
+  // (options.forward) take the planner's paths and forwarding nodes.
   std::vector<Setup> setups;
   optiq_t ring = nullptr, mira = nullptr;
-  optiq_create(MPI_COMM_WORLD, ("torus:" + std::to_string(size)).c_str(), nullptr, &ring);
-  optiq_options mo;
-  optiq_options_init(&mo);
+  optiq_options ro;
+  optiq_options_init(&ro);
+  ro.direct_threshold_bytes = 0;
+  ro.min_gain = 0;
+  ro.chunk_bytes = 64;
+  optiq_create(MPI_COMM_WORLD, ("torus:" + std::to_string(size)).c_str(), &ro, &ring);
+  optiq_options mo = ro;
   std::vector<int> nodes(size);
   for (int r = 0; r < size; ++r) nodes[r] = r * (512 / size);
   mo.rank_to_node = nodes.data();
@@ -158,7 +165,7 @@ int main(int argc, char** argv) {
   setups.push_back({mira, "mira"});
 
   optiq::Rng rng(seed);
-  int compared = 0;
+  int compared = 0, forwarded_cases = 0;
   for (int c = 0; c < cases; ++c) {
     const Setup& s = setups[rng.below(2)];
     optiq_io_options o;
@@ -171,6 +178,8 @@ int main(int argc, char** argv) {
     const char* placements[] = {"spread", "topology-aware", "greedy", "romio-bgq"};
     const bool mira_groups = s.ctx == mira && o.files == OPTIQ_FILES_GROUP;
     o.placement = mira_groups ? placements[rng.below(4)] : (rng.unit() < 0.5 ? "spread" : nullptr);
+    o.forward = rng.unit() < 0.4 ? 1 : 0;
+    forwarded_cases += o.forward;
     const std::string base = dir + "/case" + std::to_string(c);
 
     optiq_file_t f = nullptr;
@@ -255,6 +264,16 @@ int main(int argc, char** argv) {
   }
   int files = 0;
   MPI_Allreduce(&compared, &files, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  // Forwarded rounds did go through other nodes somewhere (a ring of 4 or more ranks has paths
+  // longer than one hop).
+  optiq_stats rs{}, ms{};
+  optiq_get_stats(ring, &rs);
+  optiq_get_stats(mira, &ms);
+  unsigned long long relayed = rs.forwarded_chunks + ms.forwarded_chunks, relayed_all = 0;
+  MPI_Allreduce(&relayed, &relayed_all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  if (size >= 4 && forwarded_cases >= 10)
+    check.expect(relayed_all > 0, "%d forwarded cases, but no chunk was ever forwarded by another rank",
+                 forwarded_cases);
   optiq_destroy(&ring);
   optiq_destroy(&mira);
   const int failures = check.total();

@@ -16,6 +16,7 @@ EXAMPLES = """examples:
   optiq io-bench --np 16 --workload hacc --layout soa --per-rank 4MB --aggregators 4 --buffer 1MiB
   optiq io-bench --np 8 --workload array --per-rank 1MiB --files pset --group-nodes 4 --dir out --keep
   optiq io-bench --np 16 --workload hacc --per-rank 1MB --mpiio romio --hints --json
+  optiq io-bench --np 8 --workload array --per-rank 4MiB --aggregators 2 --forward
 
 Each iteration writes the file with optiq, then with MPI_File_write_at_all (a file view and a
 memory datatype over the same arrays, as an application would); both files are then compared
@@ -63,6 +64,9 @@ def register(subparsers) -> None:
     opt.add_argument("--sink", default="pwrite", choices=("pwrite", "mpiio", "null"),
                      help="how aggregators write: pwrite on a thread, MPI_File_iwrite_at, or nowhere "
                           "(default: %(default)s)")
+    opt.add_argument("--forward", action="store_true",
+                     help="move each round to the aggregators through optiq's multi-path exchange (planned "
+                          "by mcf at declare) instead of one-sided puts on the network's routes")
     ref = p.add_argument_group("MPI-IO reference")
     ref.add_argument("--mpiio", default="default", choices=("default", "ompio", "romio"),
                      help="Open MPI's I/O component: its default, OMPIO, or ROMIO (default: %(default)s)")
@@ -114,6 +118,8 @@ def bench_arguments(args, directory: str) -> list[str]:
         out.append("--keep")
     if args.hints:
         out.append("--hints")
+    if args.forward:
+        out.append("--forward")
     return out
 
 
@@ -134,7 +140,8 @@ def report(r: dict) -> None:
     files = "one shared file" if r["files"] == "shared" else f"{r['file_groups']} files (one per group)"
     print(f"{r['ranks']} ranks on {r['topology']}: {r['workload']} ({r['layout']}), {r['per_rank']} bytes per rank, "
           f"{r['bytes'] / 1e6:.3f} MB in {files}")
-    print(f"optiq: {r['aggregators']} aggregators, {r['buffer']}-byte buffers, {r['rounds']} round(s), sink {r['sink']}; "
+    print(f"optiq: {r['aggregators']} aggregators, {r['buffer']}-byte buffers, {r['rounds']} round(s), sink {r['sink']}"
+          f"{', rounds forwarded' if r.get('forward') else ''}; "
           f"MPI-IO: {r['mpiio']}{' with hints' if r['mpiio_hints'] else ''}")
     print(f"{'':24}{'min MB/s':>10}  {'median MB/s':>12}  {'max MB/s':>10}")
     for name, key in (("optiq", "optiq_write_bps"), ("MPI_File_write_at_all", "mpiio_write_bps")):

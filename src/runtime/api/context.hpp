@@ -76,4 +76,10 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
 // the caller waits for completion anyway (optiq_wait), so an idle round may block in MPI.
 bool progress(optiq_request* request, bool may_block);
 
+// Collective over the context: the schedule of an exchange with these bytes per peer, planned
+// with the context's planner (no cache; throws Failure on every rank alike if any rank's
+// pattern is bad). run_exchange moves it once, to completion, between the given buffers.
+std::shared_ptr<const RankSchedule> plan_exchange(optiq_context* ctx, const LocalPattern& mine);
+void run_exchange(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule, Buffers buffers);
+
 }  // namespace optiq::rt

@@ -154,6 +154,7 @@ void optiq_io_options_init(optiq_io_options* o) {
   o->sink = OPTIQ_SINK_PWRITE;
   o->custom = nullptr;
   o->overlap = 1;
+  o->forward = 0;
 }
 
 int optiq_file_open(optiq_t ctx, const char* path, optiq_io_mode mode, const optiq_io_options* options,

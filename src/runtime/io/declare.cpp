@@ -10,6 +10,12 @@
 
 namespace optiq::rt::io {
 
+int checked_int(std::size_t n, const char* what) {
+  if (n > std::size_t(INT_MAX))
+    throw Error(std::string("too many ") + what + " for one MPI message; declare fewer, larger extents");
+  return static_cast<int>(n);
+}
+
 namespace {
 
 // What the root broadcasts: the layout's numbers, then its two lists.
@@ -32,12 +38,6 @@ GroupLayout decode(const std::vector<long long>& in) {
   g.aggregator.assign(in.begin() + 6, in.begin() + 6 + g.domains);
   g.active_rounds.assign(in.begin() + 6 + g.domains, in.begin() + 6 + g.domains + epochs);
   return g;
-}
-
-int checked_int(std::size_t n, const char* what) {
-  if (n > std::size_t(INT_MAX))
-    throw Error(std::string("too many ") + what + " for one MPI message; declare fewer, larger extents");
-  return static_cast<int>(n);
 }
 
 // The nodes of a shared file by the I/O node each reaches first, ascending by I/O node.
@@ -334,6 +334,7 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
       t.disp += addresses[std::size_t(t.target)];
     }
   }
+  if (f->options.forward && all.size > 1) plan_forwarding(f, d.get());
   if (!d->domains.empty())
     d->sink = make_sink(f->options.sink, f->path, f->mode != OPTIQ_IO_RDONLY, f->custom, f->group_index);
 

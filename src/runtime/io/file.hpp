@@ -30,6 +30,27 @@ struct Transfer {
   Bytes packed = 0;
 };
 
+// A run of bytes in one round's buffer of one domain: where forwarded bytes land.
+struct Run {
+  int domain = 0;
+  Bytes target = 0;
+  Bytes bytes = 0;
+};
+
+// One epoch moved through the context's exchange (options.forward). A rank packs its pieces of
+// the epoch, aggregator by aggregator, at send_base of the staging buffer; an aggregator
+// receives each source's bytes at recv_off[source] of its incoming buffer and lays them out by
+// that source's runs, in the order the source packed them.
+struct ForwardedEpoch {
+  std::vector<std::size_t> order;  // this rank's transfers of the epoch, in packing order
+  Bytes send_base = 0;
+  std::vector<Bytes> send_off, recv_off;  // by rank of the file's communicator
+  Bytes recv_bytes = 0;
+  std::vector<std::pair<int, std::vector<Run>>> runs;  // by source, ascending
+  LocalPattern pattern;  // sends by aggregator, receives by source (reads swap them)
+  std::shared_ptr<const RankSchedule> write, read;  // the read's is planned by the first read
+};
+
 // A declared pattern and what it set up; freed by the next declare or close.
 struct Declared {
   GroupLayout layout;
@@ -44,6 +65,8 @@ struct Declared {
   std::unique_ptr<Memory> window;  // two buffers of layout.buffer bytes per domain aggregated
   char* base = nullptr;            // window's memory, or null
   std::unique_ptr<Sink> sink;
+  std::vector<ForwardedEpoch> forwarded;  // per epoch of all_epochs, with options.forward
+  Bytes incoming_bytes = 0;               // the most any epoch brings this rank as aggregator
   ~Declared();
 };
 
@@ -77,10 +100,23 @@ inline Comms comms_of(MPI_Comm comm) {
   return c;
 }
 
+// n as an MPI count; throws optiq::Error naming `what` when it does not fit.
+int checked_int(std::size_t n, const char* what);
+
 // Each entry point's first check: a usable file whose context is idle.
 int usable(optiq_file* file);
 // Plans, checks and sets up a pattern (optiq_file_declare's work; collective, throws Failure).
 std::unique_ptr<Declared> declare(optiq_file* file, const std::vector<std::vector<optiq_io_extent>>& vars);
+// With options.forward: what each epoch sends and receives, and its planned exchange
+// (collective over the file's communicator, after the transfers are built).
+void plan_forwarding(optiq_file* file, Declared* d);
+// One epoch through the exchange: a write packs nothing here (the staging buffer holds every
+// epoch, packed by the caller) and lays the incoming bytes out in the buffers; a read does the
+// reverse (planning its exchange the first time).
+void forward_epoch(optiq_file* file, Declared& d, int epoch, char* staged, char* incoming, bool write);
+// The staging buffer of a forwarded write or read: pack (true) or unpack the variables.
+void stage_forwarded(const Declared& d, char* const* data, char* staged, bool pack);
+
 // The pipelines (collective; throw Failure on every rank alike).
 void write(optiq_file* file, const void* const data[]);
 void read(optiq_file* file, void* const data[]);

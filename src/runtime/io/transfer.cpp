@@ -115,25 +115,37 @@ void stage(const Declared& d, char* const* data, char* staged, bool pack) {
 void write(optiq_file* f, const void* const data[]) {
   Declared& d = checked(f, true, data);
   const double started = MPI_Wtime();
-  Memory staged(d.staged_bytes);
+  const bool forwarded = !d.forwarded.empty();
+  Bytes declared = 0;
+  for (Bytes b : d.var_bytes) declared += b;
+  Memory staged(forwarded ? declared : d.staged_bytes);
+  Memory incoming(forwarded ? d.incoming_bytes : 0);
   // Puts only read from the variables: the const goes for the length of this call.
   char* const* vars = const_cast<char* const*>(reinterpret_cast<const char* const*>(data));
-  stage(d, vars, staged.get(), true);
+  if (forwarded)
+    stage_forwarded(d, vars, staged.get(), true);
+  else
+    stage(d, vars, staged.get(), true);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();  // of this rank's group; other groups may need more
   Mover move(d, vars, staged.get(), true);
+  // Epoch e's bytes reach buffer e % 2 by the fence that closes the epoch (or within its
+  // exchange, when forwarded), while the aggregator writes epoch e - 1 from the other buffer.
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
-    move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
+    if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
     if (d.sink && e > 0 && e - 1 < epochs) {
       d.sink->start(spans_of(d, e - 1), true);
       if (!f->options.overlap) d.sink->wait();
     }
-    move.epoch(e);
+    if (forwarded)
+      forward_epoch(f, d, e, staged.get(), incoming.get(), true);
+    else
+      move.epoch(e);
   }
   if (d.all_epochs > 0) {
     if (d.sink) d.sink->wait();
-    move.fence(MPI_MODE_NOSUCCEED);
+    if (!forwarded) move.fence(MPI_MODE_NOSUCCEED);
     if (d.sink && epochs == d.all_epochs) d.sink->start(spans_of(d, epochs - 1), true);
     if (d.sink) d.sink->wait();
   }
@@ -145,7 +157,11 @@ void write(optiq_file* f, const void* const data[]) {
 void read(optiq_file* f, void* const data[]) {
   Declared& d = checked(f, false, data);
   const double started = MPI_Wtime();
-  Memory staged(d.staged_bytes);
+  const bool forwarded = !d.forwarded.empty();
+  Bytes declared = 0;
+  for (Bytes b : d.var_bytes) declared += b;
+  Memory staged(forwarded ? declared : d.staged_bytes);
+  Memory incoming(forwarded ? d.incoming_bytes : 0);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();
   if (d.sink && epochs > 0) d.sink->start(spans_of(d, 0), false);
@@ -153,15 +169,21 @@ void read(optiq_file* f, void* const data[]) {
   Mover move(d, vars, staged.get(), false);
   for (int e = 0; e < d.all_epochs; ++e) {
     if (d.sink) d.sink->wait();
-    move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
+    if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
     if (d.sink && e + 1 < epochs) {
       d.sink->start(spans_of(d, e + 1), false);
       if (!f->options.overlap) d.sink->wait();
     }
-    move.epoch(e);
+    if (forwarded)
+      forward_epoch(f, d, e, staged.get(), incoming.get(), false);
+    else
+      move.epoch(e);
   }
-  if (d.all_epochs > 0) move.fence(MPI_MODE_NOSUCCEED);
-  stage(d, vars, staged.get(), false);
+  if (d.all_epochs > 0 && !forwarded) move.fence(MPI_MODE_NOSUCCEED);
+  if (forwarded)
+    stage_forwarded(d, vars, staged.get(), false);
+  else
+    stage(d, vars, staged.get(), false);
   for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);

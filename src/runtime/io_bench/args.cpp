@@ -60,6 +60,7 @@ Args parse(int argc, char** argv) {
     if (f == "--hints") { a.hints = true; continue; }
     if (f == "--io-ranks") { a.io_ranks = true; continue; }
     if (f == "--disk") { a.disk = true; continue; }
+    if (f == "--forward") { a.forward = true; continue; }
     if (f == "--no-overlap") { a.overlap = false; continue; }
     if (i + 1 >= argc) fail("missing value after " + f);
     const std::string v = argv[++i];

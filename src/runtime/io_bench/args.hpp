@@ -11,7 +11,8 @@ struct Args {
   int ranks_per_node = 1, group_nodes = 128, aggregators = 16, iterations = 5, warmup = 1;
   unsigned long long buffer = 16ULL << 20, seed = 1;
   bool keep = false, hints = false, io_ranks = false, overlap = true;
-  bool disk = false;  // the I/O ranks store what they receive (io-node.K in --dir; under SMPI, the node's disk)
+  bool disk = false;
+  bool forward = false;  // optiq_io_options.forward: rounds through the context's multi-path exchange  // the I/O ranks store what they receive (io-node.K in --dir; under SMPI, the node's disk)
 };
 
 Args parse(int argc, char** argv);

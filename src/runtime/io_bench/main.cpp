@@ -101,6 +101,7 @@ Measured run_job(const Args& a, MPI_Comm job, optiq::iobench::Forwarder* fwd) {
   io.placement = a.placement.empty() ? nullptr : a.placement.c_str();
   io.sink = a.sink == "mpiio" ? OPTIQ_SINK_MPIIO : a.sink == "null" ? OPTIQ_SINK_NULL : OPTIQ_SINK_PWRITE;
   io.overlap = a.overlap ? 1 : 0;
+  io.forward = a.forward ? 1 : 0;
   optiq_io_custom_sink forward{};
   if (fwd) {
     forward = optiq::iobench::forwarding_sink(fwd);
@@ -292,6 +293,7 @@ int main(int argc, char** argv) {
                           {"rounds", m.rounds},
                           {"sink", a.io_ranks ? "io-ranks" : a.sink},
                           {"overlap", a.overlap},
+                          {"forward", a.forward},
                           {"placement", a.placement.empty() ? nlohmann::json(nullptr) : nlohmann::json(a.placement)},
                           {"mpiio_hints", a.hints},
                           {"iterations", a.iterations},
