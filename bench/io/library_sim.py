@@ -81,6 +81,8 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
                 for layout in args.layouts:
                     for size in sizes:
                         for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
+                            if args.variants and variant not in args.variants:
+                                continue
                             start = time.perf_counter()
                             r = run_one(n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth)
                             rows.append(r)

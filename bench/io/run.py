@@ -229,6 +229,7 @@ def main() -> int:
     parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
+    parser.add_argument("--variants", default=None, help="library-sim: configurations to run (default: all)")
     parser.add_argument("--layouts", default="soa", help="library-sim: HACC layouts, soa and/or aos (default: soa)")
     parser.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
                         help="library-sim: bytes/s of each I/O node's disk (default: %(default).3g; inf: no disk)")
@@ -238,6 +239,7 @@ def main() -> int:
     args.files = args.files.split(",")
     args.sizes = [int(x) for x in args.sizes.split(",")]
     args.layouts = args.layouts.split(",")
+    args.variants = args.variants.split(",") if args.variants else None
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:
         start = time.perf_counter()

@@ -46,15 +46,14 @@ def test_every_byte_reaches_the_io_node_once(machine, extra):
 
 def test_forwarded_rounds_deliver_every_byte_once(machine):
     # Rounds through the runtime's exchange (mcf plans at declare) instead of puts, natively
-    # checked byte for byte by tests/mpi/mpi_io.cpp. Here one small write in one round: planning
-    # a round inside SMPI costs tens of seconds of wall at 128 ranks (docs/io.md).
+    # checked byte for byte by tests/mpi/mpi_io.cpp; here, simulated, every byte arrives once.
     platform, hosts, world = machine
-    args = ["--topology", TOPOLOGY, "--io-ranks", "--workload", "hacc", "--layout", "aos", "--per-rank", "2000",
+    args = ["--topology", TOPOLOGY, "--io-ranks", "--workload", "hacc", "--layout", "aos", "--per-rank", "20000",
             "--aggregators", "4", "--buffer", "1MiB", "--iterations", "1", "--warmup", "0", "--forward"]
     r = smpi.run_program(smpi.smpi_io_bench(), world, platform, hosts, args, 600, smpi.cpu_cost_settings(),
                          env={"OPTIQ_SMPI_SHARED_IO": "1"})
-    assert r["forward"] is True and r["rounds"] == 1
-    assert r["bytes"] == 128 * (2000 // 38 * 38) and r["io_node_bytes"] == r["bytes"] and r["delivered"] is True
+    assert r["forward"] is True and r["rounds"] > 1
+    assert r["bytes"] == 128 * (20000 // 38 * 38) and r["io_node_bytes"] == r["bytes"] and r["delivered"] is True
 
 
 def test_a_bad_option_fails_the_simulation_with_its_message(machine):
