@@ -69,6 +69,16 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
             "io_node_bytes": r["io_node_bytes"], "wall_seconds": r["wall_seconds"]}
 
 
+def timed(log, checkpoint, label: str, *args) -> dict:
+    """run_one(*args), logged with its wall time and checkpointed."""
+    start = time.perf_counter()
+    r = run_one(*args)
+    log(f"{label}: {r['bandwidth'] / 1e9:.2f} GB/s, {r['rounds']} rounds ({time.perf_counter() - start:.0f} s wall)")
+    if checkpoint:
+        checkpoint([r])
+    return r
+
+
 def stage_library_sim(args, log=print, checkpoint=None) -> list:
     rows = []
     nodes = args.nodes or [512, 1024]
@@ -83,13 +93,9 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
                         for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
                             if args.variants and variant not in args.variants:
                                 continue
-                            start = time.perf_counter()
-                            r = run_one(n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth)
+                            r = timed(log, checkpoint, f"{n} nodes, {files} file(s), {layout}, {size} B/node, {variant}",
+                                      n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth)
                             rows.append(r)
-                            log(f"{n} nodes, {files} file(s), {layout}, {size} B/node, {variant}: "
-                                f"{r['bandwidth'] / 1e9:.2f} GB/s ({time.perf_counter() - start:.0f} s wall)")
-                            if checkpoint:
-                                checkpoint([r])
     return rows
 
 
@@ -103,12 +109,7 @@ def stage_buffers_sim(args, log=print, checkpoint=None) -> list:
         for n in nodes:
             for aggregators in (8, 16, 32):
                 for mib in (8, 16, 32):
-                    start = time.perf_counter()
-                    r = run_one(n, "pset", "soa", 16_000_000, "romio-bgq", Path(d), 7200, args.disk_bandwidth,
-                                aggregators, mib)
-                    rows.append(r)
-                    log(f"{n} nodes, {aggregators} aggregators, {mib} MiB buffers: {r['bandwidth'] / 1e9:.2f} GB/s, "
-                        f"{r['rounds']} rounds ({time.perf_counter() - start:.0f} s wall)")
-                    if checkpoint:
-                        checkpoint([r])
+                    rows.append(timed(log, checkpoint, f"{n} nodes, {aggregators} aggregators, {mib} MiB buffers",
+                                      n, "pset", "soa", 16_000_000, "romio-bgq", Path(d), 7200, args.disk_bandwidth,
+                                      aggregators, mib))
     return rows

@@ -107,6 +107,10 @@ int checked_int(std::size_t n, const char* what);
 int usable(optiq_file* file);
 // Plans, checks and sets up a pattern (optiq_file_declare's work; collective, throws Failure).
 std::unique_ptr<Declared> declare(optiq_file* file, const std::vector<std::vector<optiq_io_extent>>& vars);
+// Copies a transfer's parts between the variables and the staging buffer from byte `at` of it
+// (pack: into it); returns where the next transfer's bytes start.
+Bytes copy_parts(const Declared& d, const Transfer& t, char* const* data, char* staged, Bytes at, bool pack);
+
 // With options.forward: what each epoch sends and receives, and its planned exchange
 // (collective over the file's communicator, after the transfers are built).
 void plan_forwarding(optiq_file* file, Declared* d);

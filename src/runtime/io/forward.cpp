@@ -185,17 +185,7 @@ void forward_epoch(optiq_file* f, Declared& d, int e, char* staged, char* incomi
 void stage_forwarded(const Declared& d, char* const* data, char* staged, bool pack) {
   for (const ForwardedEpoch& fe : d.forwarded) {
     Bytes at = fe.send_base;
-    for (std::size_t i : fe.order) {
-      const Transfer& t = d.transfers[i];
-      for (std::size_t k = t.first; k < t.end; ++k) {
-        const Part& p = d.parts[k];
-        if (pack)
-          std::memcpy(staged + at, data[p.var] + p.src, p.bytes);
-        else
-          std::memcpy(data[p.var] + p.src, staged + at, p.bytes);
-        at += p.bytes;
-      }
-    }
+    for (std::size_t i : fe.order) at = copy_parts(d, d.transfers[i], data, staged, at, pack);
   }
 }
 

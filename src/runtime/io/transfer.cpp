@@ -10,6 +10,18 @@
 
 namespace optiq::rt::io {
 
+Bytes copy_parts(const Declared& d, const Transfer& t, char* const* data, char* staged, Bytes at, bool pack) {
+  for (std::size_t i = t.first; i < t.end; ++i) {
+    const Part& p = d.parts[i];
+    if (pack)
+      std::memcpy(staged + at, data[p.var] + p.src, p.bytes);
+    else
+      std::memcpy(data[p.var] + p.src, staged + at, p.bytes);
+    at += p.bytes;
+  }
+  return at;
+}
+
 namespace {
 
 char* buffer_of(const Declared& d, int domain, int epoch) {
@@ -96,18 +108,8 @@ class Mover {
 // Between the application's variables and the staging buffer, for the transfers that need it.
 void stage(const Declared& d, char* const* data, char* staged, bool pack) {
   if (d.win == MPI_WIN_NULL) return;
-  for (const Transfer& t : d.transfers) {
-    if (t.direct) continue;
-    Bytes at = t.packed;
-    for (std::size_t i = t.first; i < t.end; ++i) {
-      const Part& p = d.parts[i];
-      if (pack)
-        std::memcpy(staged + at, data[p.var] + p.src, p.bytes);
-      else
-        std::memcpy(data[p.var] + p.src, staged + at, p.bytes);
-      at += p.bytes;
-    }
-  }
+  for (const Transfer& t : d.transfers)
+    if (!t.direct) copy_parts(d, t, data, staged, t.packed, pack);
 }
 
 }  // namespace
