@@ -11,10 +11,12 @@ than a ratio of separate medians."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from optiq.commands.io_bench import launch
 
@@ -56,12 +58,21 @@ def row(r: dict, fs: str) -> dict:
             "optiq_read_bps": r["optiq_read_bps"]}
 
 
+def kept_rows(sweeps: list) -> list:
+    """The rows of results/local.json from the sweeps not run now, so that one sweep can be redone."""
+    path = Path(__file__).resolve().parent / "results" / "local.json"
+    if not path.is_file():
+        return []
+    return [r for r in json.loads(path.read_text())["rows"] if r.get("sweep", "sizes") not in sweeps]
+
+
 def stage_local(args) -> list:
-    rows = []
+    sweeps = getattr(args, "sweeps", ["sizes", "ranks"])
+    rows = kept_rows(sweeps)
     iterations = getattr(args, "iterations", 15)
     for fs, where in filesystems():
         with tempfile.TemporaryDirectory(prefix="optiq-io-local-", dir=where) as d:
-            for workload, layout in WORKLOADS:
+            for workload, layout in WORKLOADS if "sizes" in sweeps else []:
                 for size in SIZES:
                     for mpiio, hints in REFERENCES:
                         r = row(one(16, workload, layout, size, d, mpiio, hints, iterations), fs)
@@ -69,7 +80,7 @@ def stage_local(args) -> list:
                         log(f"{fs} 16 ranks {workload}/{r['layout']} {size} B: optiq {r['optiq_bps'] / 1e6:.0f} MB/s, "
                             f"MPI-IO {mpiio}{'+hints' if hints else ''} {r['mpiio_bps'] / 1e6:.0f} MB/s, "
                             f"identical {r['identical']}")
-            if fs == "tmpfs":
+            if fs == "tmpfs" and "ranks" in sweeps:
                 for np in RANKS:
                     for workload, layout in WORKLOADS:
                         r = row(one(np, workload, layout, 1_000_000, d, "default", False, iterations), fs)

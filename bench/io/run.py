@@ -231,6 +231,9 @@ def main() -> int:
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
     parser.add_argument("--variants", default=None, help="library-sim: configurations to run (default: all)")
     parser.add_argument("--layouts", default="soa", help="library-sim: HACC layouts, soa and/or aos (default: soa)")
+    parser.add_argument("--sweeps", default="sizes,ranks",
+                        help="local: sizes (16 ranks, every size) and/or ranks (1-16 ranks, 1 MB); the other's "
+                             "rows are kept from results/local.json (default: both)")
     parser.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
                         help="library-sim: bytes/s of each I/O node's disk (default: %(default).3g; inf: no disk)")
     args = parser.parse_args()
@@ -239,6 +242,7 @@ def main() -> int:
     args.files = args.files.split(",")
     args.sizes = [int(x) for x in args.sizes.split(",")]
     args.layouts = args.layouts.split(",")
+    args.sweeps = args.sweeps.split(",")
     args.variants = args.variants.split(",") if args.variants else None
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:

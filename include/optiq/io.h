@@ -103,6 +103,8 @@ typedef struct optiq_io_stats {
   int group;                      /* this rank's file group (0 for a shared file) */
   int aggregator;                 /* 1 if this rank aggregates a domain of the last declared pattern */
   int rounds;                     /* rounds of the last declared pattern (with data in them) */
+  int in_place;                   /* 1 if this rank, alone in its file group, writes and reads its
+                                     pieces straight from its variables (they are large: docs/io.md) */
   unsigned long long put_bytes;   /* moved into (or out of) aggregators' buffers by this rank */
   unsigned long long file_bytes;  /* written or read by this rank as aggregator */
   double last_seconds;            /* of the last write or read, on this rank */

@@ -246,6 +246,28 @@ void build_transfers(Declared* d) {
   d->staged_bytes = packed;
 }
 
+// A group of one rank gathers nothing, so its buffers would only copy: pieces as large on
+// average as a buffer, or as this, are written from the variables themselves (those adjacent
+// in the file in one system call); smaller ones, such as AoS fields, are still packed into
+// buffers so that the file gets fewer, larger writes.
+constexpr Bytes kInPlaceMean = Bytes(16) << 10;
+
+std::vector<Block> in_place_blocks(std::vector<Block> blocks, Bytes buffer) {
+  std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.offset < b.offset; });
+  std::vector<Block> out;
+  Bytes total = 0;
+  for (const Block& b : blocks) {
+    total += b.bytes;
+    if (!out.empty() && out.back().var == b.var && out.back().src + out.back().bytes == b.src &&
+        out.back().offset + out.back().bytes == b.offset)
+      out.back().bytes += b.bytes;
+    else
+      out.push_back(b);
+  }
+  if (out.empty() || total < std::min(kInPlaceMean, buffer) * Bytes(out.size())) return {};
+  return out;
+}
+
 }  // namespace
 
 std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<optiq_io_extent>>& vars) {
@@ -300,7 +322,14 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
     }
   }
 
+  if (f->group_size == 1) d->in_place = in_place_blocks(blocks, d->layout.buffer);
+  if (!d->in_place.empty()) {
+    d->layout.active_rounds.clear();
+    d->domains.clear();
+    d->covered.clear();
+  }
   const Verdict parts = verdict([&] {
+    if (!d->in_place.empty()) return;
     d->parts = split(blocks, d->layout);
     build_transfers(d.get());
   });
@@ -335,11 +364,12 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
     }
   }
   if (f->options.forward && all.size > 1) plan_forwarding(f, d.get());
-  if (!d->domains.empty())
+  if (!d->domains.empty() || !d->in_place.empty())
     d->sink = make_sink(f->options.sink, f->path, f->mode != OPTIQ_IO_RDONLY, f->custom, f->group_index);
 
-  f->stats.aggregator = int(d->domains.size());
-  f->stats.rounds = d->layout.epochs();
+  f->stats.aggregator = d->in_place.empty() ? int(d->domains.size()) : 1;
+  f->stats.rounds = d->in_place.empty() ? d->layout.epochs() : 1;
+  f->stats.in_place = d->in_place.empty() ? 0 : 1;
   return d;
 }
 

@@ -67,6 +67,9 @@ struct Declared {
   std::unique_ptr<Sink> sink;
   std::vector<ForwardedEpoch> forwarded;  // per epoch of all_epochs, with options.forward
   Bytes incoming_bytes = 0;               // the most any epoch brings this rank as aggregator
+  // A group of one rank whose pieces are large writes and reads them straight from its variables
+  // (in file order, adjacent ones joined): no parts, no buffers, one transfer per call.
+  std::vector<Block> in_place;
   ~Declared();
 };
 

@@ -1,6 +1,7 @@
 #include "sink.hpp"
 
 #include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -45,6 +46,13 @@ class PosixSink final : public Sink {
     std::unique_lock<std::mutex> lock(mutex_);
     cv_.wait(lock, [this] { return !busy_; });
   }
+  // On the caller's thread: handing one transfer to the worker and back costs two wake-ups.
+  void run(std::vector<Span> spans, bool write) override {
+    wait();
+    spans_ = std::move(spans);
+    write_ = write;
+    transfer();
+  }
 
  private:
   void run() {
@@ -68,26 +76,51 @@ class PosixSink final : public Sink {
         return;
       }
     }
-    for (const Span& s : spans_) {
-      Bytes done = 0;
-      while (done < s.bytes) {
-        const size_t n = static_cast<size_t>(std::min<Bytes>(s.bytes - done, Bytes(1) << 30));
-        const off_t at = static_cast<off_t>(s.offset + done);
-        const ssize_t got = write_ ? pwrite(fd_, s.buffer + done, n, at) : pread(fd_, s.buffer + done, n, at);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-          error_ = system_error(write_ ? "cannot write" : "cannot read", path_);
-          return;
-        }
-        if (got == 0) {
-          error_ = "'" + path_ + "' ends at byte " + std::to_string(s.offset + done) +
-                   ", before the declared bytes to read";
-          return;
-        }
-        done += Bytes(got);
-        moved_ += Bytes(got);
+    // Spans that follow each other in the file (an in-place rank's variables, say) go in one
+    // system call.
+    std::vector<iovec> iov;
+    for (std::size_t i = 0; i < spans_.size();) {
+      const Bytes at = spans_[i].offset;
+      Bytes end = at;
+      iov.clear();
+      for (; i < spans_.size() && spans_[i].offset == end && iov.size() < IOV_MAX; ++i) {
+        iov.push_back({spans_[i].buffer, static_cast<size_t>(spans_[i].bytes)});
+        end += spans_[i].bytes;
+      }
+      if (!move_run(iov, at)) return;
+    }
+  }
+  // Moves one run of buffers to or from file offset `at`, resuming after short transfers.
+  bool move_run(std::vector<iovec>& iov, Bytes at) {
+    std::size_t k = 0;
+    while (k < iov.size()) {
+      if (iov[k].iov_len == 0) {
+        ++k;
+        continue;
+      }
+      const int count = static_cast<int>(iov.size() - k);
+      const ssize_t got = write_ ? pwritev(fd_, &iov[k], count, static_cast<off_t>(at))
+                                 : preadv(fd_, &iov[k], count, static_cast<off_t>(at));
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        error_ = system_error(write_ ? "cannot write" : "cannot read", path_);
+        return false;
+      }
+      if (got == 0) {
+        error_ = "'" + path_ + "' ends at byte " + std::to_string(at) + ", before the declared bytes to read";
+        return false;
+      }
+      at += Bytes(got);
+      moved_ += Bytes(got);
+      for (Bytes left = Bytes(got); left > 0 && k < iov.size(); ++k) {
+        const Bytes take = std::min<Bytes>(left, iov[k].iov_len);
+        iov[k].iov_base = static_cast<char*>(iov[k].iov_base) + take;
+        iov[k].iov_len -= take;
+        left -= take;
+        if (iov[k].iov_len > 0) break;
       }
     }
+    return true;
   }
 
   std::string path_;

@@ -27,6 +27,11 @@ class Sink {
   // Starts writing (or reading) the spans; the previous transfer must have been waited for.
   virtual void start(std::vector<Span> spans, bool write) = 0;
   virtual void wait() = 0;
+  // start, then wait: for a transfer with nothing to overlap (a sink may then skip its thread).
+  virtual void run(std::vector<Span> spans, bool write) {
+    start(std::move(spans), write);
+    wait();
+  }
   // The first failure, "" if none.
   const std::string& error() const { return error_; }
   Bytes moved() const { return moved_; }

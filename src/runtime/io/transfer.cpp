@@ -39,6 +39,18 @@ std::vector<Span> spans_of(const Declared& d, int epoch) {
   return out;
 }
 
+// A rank that writes in place (Declared::in_place) moves its pieces between its variables and
+// the file: at once when no epoch needs it meanwhile, else while it takes part in the epochs.
+void start_in_place(Declared& d, char* const* data, bool write) {
+  if (!d.sink || d.in_place.empty()) return;
+  std::vector<Span> spans;
+  for (const Block& b : d.in_place) spans.push_back({data[b.var] + b.src, b.offset, b.bytes});
+  if (d.all_epochs == 0)
+    d.sink->run(std::move(spans), write);
+  else
+    d.sink->start(std::move(spans), write);
+}
+
 Declared& checked(optiq_file* f, bool write, const void* const* data) {
   const Verdict local = verdict([&] {
     if (!f->declared) throw Error("no pattern declared: call optiq_file_declare first");
@@ -129,16 +141,19 @@ void write(optiq_file* f, const void* const data[]) {
   else
     stage(d, vars, staged.get(), true);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
+  start_in_place(d, vars, true);
+  // The sink of the rounds, if this rank aggregates (an in-place rank's stays busy throughout).
+  Sink* rounds = d.in_place.empty() ? d.sink.get() : nullptr;
   const int epochs = d.layout.epochs();  // of this rank's group; other groups may need more
   Mover move(d, vars, staged.get(), true);
   // Epoch e's bytes reach buffer e % 2 by the fence that closes the epoch (or within its
   // exchange, when forwarded), while the aggregator writes epoch e - 1 from the other buffer.
   for (int e = 0; e < d.all_epochs; ++e) {
-    if (d.sink) d.sink->wait();
+    if (rounds) rounds->wait();
     if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
-    if (d.sink && e > 0 && e - 1 < epochs) {
-      d.sink->start(spans_of(d, e - 1), true);
-      if (!f->options.overlap) d.sink->wait();
+    if (rounds && e > 0 && e - 1 < epochs) {
+      rounds->start(spans_of(d, e - 1), true);
+      if (!f->options.overlap) rounds->wait();
     }
     if (forwarded)
       forward_epoch(f, d, e, staged.get(), incoming.get(), true);
@@ -146,11 +161,11 @@ void write(optiq_file* f, const void* const data[]) {
       move.epoch(e);
   }
   if (d.all_epochs > 0) {
-    if (d.sink) d.sink->wait();
+    if (rounds) rounds->wait();
     if (!forwarded) move.fence(MPI_MODE_NOSUCCEED);
-    if (d.sink && epochs == d.all_epochs) d.sink->start(spans_of(d, epochs - 1), true);
-    if (d.sink) d.sink->wait();
+    if (rounds && epochs == d.all_epochs) rounds->start(spans_of(d, epochs - 1), true);
   }
+  if (d.sink) d.sink->wait();
   for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);
@@ -166,15 +181,17 @@ void read(optiq_file* f, void* const data[]) {
   Memory incoming(forwarded ? d.incoming_bytes : 0);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();
-  if (d.sink && epochs > 0) d.sink->start(spans_of(d, 0), false);
   char* const* vars = reinterpret_cast<char* const*>(data);
+  start_in_place(d, vars, false);
+  Sink* rounds = d.in_place.empty() ? d.sink.get() : nullptr;
+  if (rounds && epochs > 0) rounds->start(spans_of(d, 0), false);
   Mover move(d, vars, staged.get(), false);
   for (int e = 0; e < d.all_epochs; ++e) {
-    if (d.sink) d.sink->wait();
+    if (rounds) rounds->wait();
     if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
-    if (d.sink && e + 1 < epochs) {
-      d.sink->start(spans_of(d, e + 1), false);
-      if (!f->options.overlap) d.sink->wait();
+    if (rounds && e + 1 < epochs) {
+      rounds->start(spans_of(d, e + 1), false);
+      if (!f->options.overlap) rounds->wait();
     }
     if (forwarded)
       forward_epoch(f, d, e, staged.get(), incoming.get(), false);
@@ -182,6 +199,7 @@ void read(optiq_file* f, void* const data[]) {
       move.epoch(e);
   }
   if (d.all_epochs > 0 && !forwarded) move.fence(MPI_MODE_NOSUCCEED);
+  if (d.sink && !d.in_place.empty()) d.sink->wait();
   if (forwarded)
     stage_forwarded(d, vars, staged.get(), false);
   else
