@@ -44,7 +44,7 @@ def one(np: int, workload: str, layout: str, per_rank: int, directory: str, mpii
     args = argparse.Namespace(
         np=np, topology=None, ranks_per_node=1, workload=workload, layout=layout, per_rank=str(per_rank), seed=1,
         files="shared", group_nodes=128, aggregators=16, buffer="16MiB", placement=None, sink="pwrite",
-        mpiio=mpiio, hints=hints, dir=directory, keep=False, iterations=iterations, warmup=1, timeout=600,
+        mpiio=mpiio, hints=hints, forward=False, dir=directory, keep=False, iterations=iterations, warmup=1, timeout=600,
         mpirun="mpirun")
     return launch(args)
 

@@ -107,6 +107,8 @@ typedef struct optiq_io_stats {
                                      pieces straight from its variables (they are large: docs/io.md) */
   unsigned long long put_bytes;   /* moved into (or out of) aggregators' buffers by this rank */
   unsigned long long file_bytes;  /* written or read by this rank as aggregator */
+  unsigned long long in_place_bytes; /* of put_bytes, those that went between this rank's variables
+                                        and the file directly, its own as aggregator (docs/io.md) */
   double last_seconds;            /* of the last write or read, on this rank */
 } optiq_io_stats;
 

@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   setups.push_back({mira, "mira"});
 
   optiq::Rng rng(seed);
-  int compared = 0, forwarded_cases = 0, in_place_cases = 0, buffered_cases = 0;
+  int compared = 0, forwarded_cases = 0, in_place_cases = 0, buffered_cases = 0, own_cases = 0;
   for (int c = 0; c < cases; ++c) {
     const Setup& s = setups[rng.below(2)];
     optiq_io_options o;
@@ -222,9 +222,12 @@ int main(int argc, char** argv) {
     optiq_file_stats(f, &fs);
     in_place_cases += fs.in_place;
     buffered_cases += !fs.in_place && !mine.vars.empty() && members[fs.group].size() == 1;
+    const unsigned long long in_place_before = fs.in_place_bytes;
     st = optiq_file_write(f, data.data());
     check.expect(common_status(st) == OPTIQ_SUCCESS, "case %d (%s): write: %s", c, s.name,
                  optiq_error_string(s.ctx));
+    optiq_file_stats(f, &fs);
+    own_cases += !fs.in_place && fs.in_place_bytes > in_place_before;
 
     // The same bytes through MPI-IO, in a file of the same group.
     MPI_Comm group;
@@ -278,20 +281,23 @@ int main(int argc, char** argv) {
     check.expect(relayed_all > 0, "%d forwarded cases, but no chunk was ever forwarded by another rank",
                  forwarded_cases);
   // Ranks alone in their group took both ways: in place (large pieces) and through buffers.
-  // With 4 ranks or fewer, Mira's per-group files give each rank a group of its own.
-  int ways[2] = {in_place_cases, buffered_cases}, ways_all[2];
-  MPI_Allreduce(ways, ways_all, 2, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  // With 4 ranks or fewer, Mira's per-group files give each rank a group of its own. And
+  // aggregators of larger groups wrote some of their own pieces in place.
+  int ways[3] = {in_place_cases, buffered_cases, own_cases}, ways_all[3];
+  MPI_Allreduce(ways, ways_all, 3, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (size <= 4)
     check.expect(ways_all[0] > 0 && ways_all[1] > 0, "lone ranks wrote %d times in place and %d through buffers",
                  ways_all[0], ways_all[1]);
+  if (size > 1)
+    check.expect(ways_all[2] > 0, "no aggregator of several ranks ever wrote its own pieces in place");
   optiq_destroy(&ring);
   optiq_destroy(&mira);
   const int failures = check.total();
   if (rank == 0) {
     remove_dir(dir);
     std::printf("mpi_io: %d cases, %d files compared with MPI_File_write_at_all's (lone ranks: %d in place, %d "
-                "buffered), %d failures\n",
-                cases, files, ways_all[0], ways_all[1], failures);
+                "buffered; aggregators with own pieces in place: %d), %d failures\n",
+                cases, files, ways_all[0], ways_all[1], ways_all[2], failures);
   }
   MPI_Finalize();
   return failures == 0 && files >= cases ? 0 : 1;

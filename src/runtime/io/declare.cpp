@@ -246,12 +246,13 @@ void build_transfers(Declared* d) {
   d->staged_bytes = packed;
 }
 
-// A group of one rank gathers nothing, so its buffers would only copy: pieces as large on
-// average as a buffer, or as this, are written from the variables themselves (those adjacent
-// in the file in one system call); smaller ones, such as AoS fields, are still packed into
-// buffers so that the file gets fewer, larger writes.
-constexpr Bytes kInPlaceMean = Bytes(16) << 10;
+// Bytes an aggregator already holds need no buffer: pieces of at least this size (or a quarter
+// of a buffer when buffers are smaller) go between its variables and the file directly, in one
+// system call with the file-adjacent bytes around them. Smaller ones, such as AoS fields, are
+// still packed into buffers, which turn them into few large writes.
+Bytes in_place_least(Bytes buffer) { return std::min(Bytes(16) << 10, std::max<Bytes>(1, buffer / 4)); }
 
+// A group of one rank gathers nothing: it writes in place when its pieces are large on average.
 std::vector<Block> in_place_blocks(std::vector<Block> blocks, Bytes buffer) {
   std::sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.offset < b.offset; });
   std::vector<Block> out;
@@ -264,8 +265,17 @@ std::vector<Block> in_place_blocks(std::vector<Block> blocks, Bytes buffer) {
     else
       out.push_back(b);
   }
-  if (out.empty() || total < std::min(kInPlaceMean, buffer) * Bytes(out.size())) return {};
+  if (out.empty() || total < in_place_least(buffer) * Bytes(out.size())) return {};
   return out;
+}
+
+// The aggregator's own large parts leave `parts` (and so every put and forwarded round) for `own`.
+void take_own_parts(int group_rank, Declared* d) {
+  const Bytes least = in_place_least(d->layout.buffer);
+  std::vector<Part> kept;
+  for (const Part& p : d->parts)
+    (d->layout.aggregator[std::size_t(p.domain)] == group_rank && p.bytes >= least ? d->own : kept).push_back(p);
+  d->parts = std::move(kept);
 }
 
 }  // namespace
@@ -331,6 +341,7 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
   const Verdict parts = verdict([&] {
     if (!d->in_place.empty()) return;
     d->parts = split(blocks, d->layout);
+    take_own_parts(f->group_rank, d.get());
     build_transfers(d.get());
   });
   agree_status(all, parts.code, parts.message);
@@ -367,6 +378,8 @@ std::unique_ptr<Declared> declare(optiq_file* f, const std::vector<std::vector<o
   if (!d->domains.empty() || !d->in_place.empty())
     d->sink = make_sink(f->options.sink, f->path, f->mode != OPTIQ_IO_RDONLY, f->custom, f->group_index);
 
+  for (const Block& b : d->in_place) d->in_place_bytes += b.bytes;
+  for (const Part& p : d->own) d->in_place_bytes += p.bytes;
   f->stats.aggregator = d->in_place.empty() ? int(d->domains.size()) : 1;
   f->stats.rounds = d->in_place.empty() ? d->layout.epochs() : 1;
   f->stats.in_place = d->in_place.empty() ? 0 : 1;

@@ -70,6 +70,10 @@ struct Declared {
   // A group of one rank whose pieces are large writes and reads them straight from its variables
   // (in file order, adjacent ones joined): no parts, no buffers, one transfer per call.
   std::vector<Block> in_place;
+  // An aggregator's own large parts, ordered as `parts`: written and read straight from its
+  // variables between the buffer's other bytes, never put into its buffer.
+  std::vector<Part> own;
+  Bytes in_place_bytes = 0;  // of in_place and own
   ~Declared();
 };
 

@@ -2,6 +2,7 @@
 // their aggregators while each aggregator writes buffer (e - 1) % 2; before the fence that
 // opens epoch e the aggregator has finished writing epoch e - 2, the last user of buffer e % 2.
 // Reads: the aggregator reads epoch e + 1 into the other buffer while ranks get epoch e.
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -28,14 +29,27 @@ char* buffer_of(const Declared& d, int domain, int epoch) {
   return d.base + Bytes(2 * d.layout.slot(domain) + epoch % 2) * d.layout.buffer;
 }
 
-std::vector<Span> spans_of(const Declared& d, int epoch) {
+// What the aggregator writes (or reads) in one epoch, in file order: its buffers' bytes, and in
+// between them its own parts straight from (or into) its variables.
+std::vector<Span> spans_of(const Declared& d, int epoch, char* const* data) {
   std::vector<Span> out;
+  auto own = std::lower_bound(d.own.begin(), d.own.end(), epoch, [](const Part& p, int e) { return p.epoch < e; });
   for (std::size_t i = 0; i < d.domains.size(); ++i) {
     const int k = d.domains[i];
     const Bytes start = d.layout.round_start(k, d.layout.active_rounds[epoch]);
     char* buffer = buffer_of(d, k, epoch);
-    for (const Interval& iv : d.covered[i][epoch]) out.push_back({buffer + (iv.offset - start), iv.offset, iv.bytes});
+    for (const Interval& iv : d.covered[i][epoch]) {
+      Bytes at = iv.offset;
+      for (; own != d.own.end() && own->epoch == epoch && own->domain == k && start + own->target < iv.end(); ++own) {
+        const Bytes offset = start + own->target;
+        if (offset > at) out.push_back({buffer + (at - start), at, offset - at});
+        out.push_back({data[own->var] + own->src, offset, own->bytes});
+        at = offset + own->bytes;
+      }
+      if (iv.end() > at) out.push_back({buffer + (at - start), at, iv.end() - at});
+    }
   }
+  if (own != d.own.end() && own->epoch == epoch) throw InternalError("an aggregator's own part lies outside its domains");
   return out;
 }
 
@@ -152,7 +166,7 @@ void write(optiq_file* f, const void* const data[]) {
     if (rounds) rounds->wait();
     if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
     if (rounds && e > 0 && e - 1 < epochs) {
-      rounds->start(spans_of(d, e - 1), true);
+      rounds->start(spans_of(d, e - 1, vars), true);
       if (!f->options.overlap) rounds->wait();
     }
     if (forwarded)
@@ -163,10 +177,11 @@ void write(optiq_file* f, const void* const data[]) {
   if (d.all_epochs > 0) {
     if (rounds) rounds->wait();
     if (!forwarded) move.fence(MPI_MODE_NOSUCCEED);
-    if (rounds && epochs == d.all_epochs) rounds->start(spans_of(d, epochs - 1), true);
+    if (rounds && epochs == d.all_epochs) rounds->start(spans_of(d, epochs - 1, vars), true);
   }
   if (d.sink) d.sink->wait();
   for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
+  f->stats.in_place_bytes += d.in_place_bytes;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);
 }
@@ -184,13 +199,13 @@ void read(optiq_file* f, void* const data[]) {
   char* const* vars = reinterpret_cast<char* const*>(data);
   start_in_place(d, vars, false);
   Sink* rounds = d.in_place.empty() ? d.sink.get() : nullptr;
-  if (rounds && epochs > 0) rounds->start(spans_of(d, 0), false);
+  if (rounds && epochs > 0) rounds->start(spans_of(d, 0, vars), false);
   Mover move(d, vars, staged.get(), false);
   for (int e = 0; e < d.all_epochs; ++e) {
     if (rounds) rounds->wait();
     if (!forwarded) move.fence(e == 0 ? MPI_MODE_NOPRECEDE : 0);
     if (rounds && e + 1 < epochs) {
-      rounds->start(spans_of(d, e + 1), false);
+      rounds->start(spans_of(d, e + 1, vars), false);
       if (!f->options.overlap) rounds->wait();
     }
     if (forwarded)
@@ -205,6 +220,7 @@ void read(optiq_file* f, void* const data[]) {
   else
     stage(d, vars, staged.get(), false);
   for (Bytes b : d.var_bytes) f->stats.put_bytes += b;
+  f->stats.in_place_bytes += d.in_place_bytes;
   if (d.sink) f->stats.file_bytes += d.sink->moved() - moved_before;
   agree_sink(f, d, started);
 }
