@@ -120,7 +120,7 @@ def _sparse(rows) -> list:
     out = ["## Sparse I/O (bui2014): 20% of nodes hold data", "",
            "The aggregation phase of a topology-aware placement (16 aggregators per I/O node), predicted ms per "
            "planner; its speed-up over default routes in brackets.", ""]
-    pred = [r for r in rows if r.get("kind") == "predicted"]
+    pred = sorted((r for r in rows if r.get("kind") == "predicted"), key=lambda r: r["nodes"])
     body = []
     for n, dist in dict.fromkeys((r["nodes"], r["distribution"]) for r in pred):
         by = {r["planner"]: r for r in pred if r["nodes"] == n and r["distribution"] == dist}
@@ -129,7 +129,7 @@ def _sparse(rows) -> list:
                                  if p in by and by[p]["aggregation_seconds"] > 0 else "-"
                                  for p in ("default", "heu2", "mcf", "maxflow")])
     out += _table(["nodes", "sizes", "default", "heu2", "mcf", "maxflow"], body) + [""]
-    sim = [r for r in rows if r.get("kind") == "simulated"]
+    sim = sorted((r for r in rows if r.get("kind") == "simulated"), key=lambda r: r["nodes"])
     if sim:
         for r in sim:
             r["case"] = f"{r['nodes']} {r['distribution']}"
@@ -141,7 +141,7 @@ def _hacc(rows) -> list:
     out = ["## HACC-IO aggregation to the bridge nodes (thesis 6.5.3, Fig. 19)", "",
            "8 ranks per node, 700-800 KB per rank gathered on each node, every node's bytes to the bridge its "
            "route to the I/O node enters through. The thesis measured heu2 at 1.6x-3x MPI_Alltoallv on Mira.", ""]
-    sim = [r for r in rows if r.get("kind", "simulated") == "simulated"]
+    sim = sorted((r for r in rows if r.get("kind", "simulated") == "simulated"), key=lambda r: r["nodes"])
     if sim:
         out += _simulated_table(sim, "nodes") + [""]
     pred = [r for r in rows if r.get("kind") == "predicted"]
@@ -305,12 +305,13 @@ def write_report(results: Path) -> None:
             lines += section(rows)
     hacc = _load(results, "hacc")
     if hacc:
-        _plot_speedups([r for r in hacc if r.get("kind", "simulated") == "simulated"], "nodes", results / "hacc.png", "HACC-IO to the bridge nodes, SMPI (nodes)")
+        _plot_speedups(sorted((r for r in hacc if r.get("kind", "simulated") == "simulated"), key=lambda r: r["nodes"]),
+                       "nodes", results / "hacc.png", "HACC-IO to the bridge nodes, SMPI (nodes)")
         lines += ["![HACC-IO aggregation to the bridge nodes](hacc.png)", ""]
-    sim = [r for r in (_load(results, "sparse") or []) if r.get("kind") == "simulated"]
+    sim = sorted((r for r in (_load(results, "sparse") or []) if r.get("kind") == "simulated"), key=lambda r: r["nodes"])
     if sim:
         for r in sim:
-            r["case"] = f"{r['nodes']} {r['distribution']}"
+            r["case"] = f"{r['nodes']}\n{r['distribution']}"
         _plot_speedups(sim, "case", results / "sparse.png", "Sparse I/O aggregation, SMPI")
         lines += ["![Sparse I/O aggregation](sparse.png)", ""]
     library = _load(results, "library-sim")

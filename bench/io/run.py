@@ -172,7 +172,7 @@ def stage_hacc(args) -> list:
             jobs = bridge_jobs(nodes, args.seed)
             if nodes in args.simulate:
                 rows += [{**r, "kind": "simulated"} for r in
-                         simulated_rows(nodes, jobs, {"nodes": nodes}, HACC_PLANNERS, Path(tmp))]
+                         simulated_rows(nodes, jobs, {"nodes": nodes}, args.planners or HACC_PLANNERS, Path(tmp))]
             else:
                 net = _core.parse_network(f"mira:{nodes}")
                 workload = Workload(net, _core.make_routing("bgq", net), jobs, "hacc")
@@ -226,6 +226,8 @@ def main() -> int:
     parser.add_argument("--simulate", default="512,1024",
                         help="sparse and hacc: node counts simulated, the others only predicted (default: 512,1024)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
+    parser.add_argument("--planners", default=None,
+                        help="hacc: planners simulated (default: heu2,mcf,maxflow; MPI_Alltoallv always runs)")
     parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
@@ -243,6 +245,7 @@ def main() -> int:
     args.sizes = [int(x) for x in args.sizes.split(",")]
     args.layouts = args.layouts.split(",")
     args.sweeps = args.sweeps.split(",")
+    args.planners = args.planners.split(",") if args.planners else None
     args.variants = args.variants.split(",") if args.variants else None
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     for stage in stages:
