@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import time
 
@@ -37,11 +38,23 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
     message; no result at all, an Error saying that ``what`` failed and why. ``env`` is added to
     the environment."""
     start = time.perf_counter()
+    # In a session of its own, so that a timeout stops the whole job: smpirun and mpirun are
+    # launchers, and killing them alone would leave the simulation or the ranks running.
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="backslashreplace",
+                            stdin=subprocess.DEVNULL, env={**os.environ, **env} if env else None,
+                            start_new_session=True)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="backslashreplace", timeout=timeout,
-                              stdin=subprocess.DEVNULL, env={**os.environ, **env} if env else None)
-    except subprocess.TimeoutExpired:
-        raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except BaseException as stop:  # the timeout, or an interrupt: nothing of the job may outlive it
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.communicate()
+        if isinstance(stop, subprocess.TimeoutExpired):
+            raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
+        raise
+    proc = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
     marker = f"{name}: error: "
     errors = [line for line in proc.stderr.splitlines() if marker in line]
     if errors:

@@ -6,11 +6,12 @@ import codecs
 import json
 import os
 import subprocess
+from pathlib import Path
 
 import pytest
 
 import optiq
-from optiq.failure import failure_summary
+from optiq.failure import failure_summary, run_json_program
 
 from conftest import OPTIQ
 from test_cli_errors import check_one_line_error
@@ -156,3 +157,16 @@ def test_simgrid_failures_are_reported_by_their_reason():
     assert failure_summary(stderr) == "SimGrid: Link 'l' declared several times in the platform."
     assert failure_summary("mpirun: cannot start\n  ->  3# main\n") == "mpirun: cannot start"
     assert failure_summary("") == "no output"
+
+
+def test_a_timed_out_job_is_stopped_whole(tmp_path):
+    """smpirun and mpirun are launchers: a timeout must stop what they started too, or a
+    simulation would run on, unseen, after optiq has given up on it."""
+    pidfile = tmp_path / "child.pid"
+    launcher = ["sh", "-c", f"sleep 60 & echo $! > {pidfile}; wait"]
+    with pytest.raises(optiq.Error, match=r"no result after 1 s; the job was stopped"):
+        run_json_program(launcher, 1, "the job", "sleep")
+    child = int(pidfile.read_text())
+    status = Path(f"/proc/{child}/status")
+    # Gone, or a zombie waiting for a reaper (what a container's first process may never be).
+    assert not status.exists() or "State:\tZ" in status.read_text()
