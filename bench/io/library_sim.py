@@ -1,5 +1,5 @@
 """The collective I/O library (optiq/io.h) run unchanged in SimGrid SMPI on Mira with its I/O
-nodes: HACC-IO written by every node (one rank per node) into one shared file or one file per
+nodes: HACC-IO written by every node (one rank per node, or --ranks-per-node) into one shared file or one file per
 pset, through the aggregators' buffers, to one rank on each I/O node that stores the bytes on
 its node's disk (platform.IO_DISK_BANDWIDTH, 2.8 GB/s; `--disk-bandwidth inf`: no disk, the
 bytes are dropped as the seed's /dev/null runs did). A write ends when its bytes are on disk.
@@ -39,15 +39,17 @@ VARIANTS = {"topology-aware": ("topology-aware", True, False), "romio-bgq": ("ro
 SHARED_VARIANTS = ("romio-bgq", "forwarded", "spread", "two-phase", "two-phase-spread")
 
 
-def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tmp: Path, timeout: float,
-            disk_bandwidth: float = plat.IO_DISK_BANDWIDTH, aggregators: int = 16, buffer_mib: int = 16) -> dict:
+def run_one(nodes: int, files: str, layout: str, per_node: int, variant: str, tmp: Path, timeout: float,
+            disk_bandwidth: float = plat.IO_DISK_BANDWIDTH, aggregators: int = 16, buffer_mib: int = 16,
+            ranks_per_node: int = 1) -> dict:
     net = _core.parse_network(f"mira:{nodes}+io")
-    platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml", disk_bandwidth=disk_bandwidth)
-    world = net.num_endpoints + plat.append_io_ranks(net, hosts)
+    platform, hosts = plat.write_platform(net, tmp / f"mira{nodes}.xml", disk_bandwidth=disk_bandwidth,
+                                          ranks_per_node=ranks_per_node)
+    world = net.num_endpoints * ranks_per_node + plat.append_io_ranks(net, hosts)
     placement, overlap, forward = VARIANTS[variant]
     args = ["--topology", f"mira:{nodes}+io", "--io-ranks", "--workload", "hacc", "--layout", layout,
-            "--per-rank", str(per_rank), "--files", files, "--aggregators", str(aggregators),
-            "--buffer", f"{buffer_mib}MiB",
+            "--per-rank", str(per_node // ranks_per_node), "--ranks-per-node", str(ranks_per_node),
+            "--files", files, "--aggregators", str(aggregators), "--buffer", f"{buffer_mib}MiB",
             "--iterations", "1", "--warmup", "0"]
     args += ["--placement", placement]
     if not overlap:
@@ -61,7 +63,8 @@ def run_one(nodes: int, files: str, layout: str, per_rank: int, variant: str, tm
     if not r["delivered"] or (r["disk"] and r["disk_bytes"] != r["io_node_bytes"]):
         raise _core.Error(f"{variant} at {nodes} nodes: the I/O nodes received {r['io_node_bytes']} bytes, "
                           f"not {r['bytes']}")
-    return {"nodes": nodes, "files": files, "layout": layout, "per_rank": per_rank, "variant": variant,
+    return {"nodes": nodes, "files": files, "layout": layout, "per_rank": per_node, "variant": variant,
+            "ranks_per_node": ranks_per_node,
             "disk_bandwidth": None if math.isinf(disk_bandwidth) else disk_bandwidth,
             "aggregators": aggregators, "buffer_mib": buffer_mib,
             "kind": "simulated", "bandwidth": r["optiq_write_bps"]["median"], "bytes": r["bytes"],
@@ -93,8 +96,10 @@ def stage_library_sim(args, log=print, checkpoint=None) -> list:
                         for variant in (VARIANTS if files == "pset" else SHARED_VARIANTS):
                             if args.variants and variant not in args.variants:
                                 continue
-                            r = timed(log, checkpoint, f"{n} nodes, {files} file(s), {layout}, {size} B/node, {variant}",
-                                      n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth)
+                            rpn = args.ranks_per_node
+                            r = timed(log, checkpoint,
+                                      f"{n} nodes x {rpn} ranks, {files} file(s), {layout}, {size} B/node, {variant}",
+                                      n, files, layout, size, variant, Path(d), 7200, args.disk_bandwidth, 16, 16, rpn)
                             rows.append(r)
     return rows
 

@@ -226,21 +226,25 @@ def _library_sim(rows) -> list:
     from library_sim import __doc__ as what
 
     out = ["## The library simulated (optiq/io.h in SMPI on mira:N+io)", "", what.strip(), "",
-           "GB/s of HACC-IO written per configuration (one rank per node; per-node data as given). "
+           "GB/s of HACC-IO written per configuration (one rank per node unless a title says \"x R ranks\", each "
+           "then with its share of the node's data; per-node data as given). "
            "tessier2016 on Mira, 16 ranks per node: 90% of an estimated 22.4 GBps peak at 1,024 nodes "
            "and of 89.6 GBps at 4,096, one file per pset.", ""]
     variants = list(dict.fromkeys(r["variant"] for r in rows))
     disks = sorted(set(r.get("disk_bandwidth") for r in rows), key=lambda d: (d is None, d or 0))
     nodes_run = sorted(set(r["nodes"] for r in rows))
-    for nodes, files, disk, layout in itertools.product(nodes_run, ("pset", "shared"), disks, ("soa", "aos")):
+    rpns = sorted(set(r.get("ranks_per_node", 1) for r in rows))
+    for nodes, rpn, files, disk, layout in itertools.product(nodes_run, rpns, ("pset", "shared"), disks,
+                                                             ("soa", "aos")):
         sub = [r for r in rows if r["nodes"] == nodes and r["files"] == files and r.get("disk_bandwidth") == disk
-               and r.get("layout", "soa") == layout]
+               and r.get("layout", "soa") == layout and r.get("ranks_per_node", 1) == rpn]
         if not sub:
             continue
         seed = f"; seed: {0.9 * SEED_PEAKS[nodes]:.1f} GBps" if nodes in SEED_PEAKS and files == "pset" else ""
         where = (f"stored on {disk / 1e9:g} GB/s disks" if disk else
                  "no disk: the I/O nodes drop the bytes, a write ends when they have them")
-        out += [f"### {nodes} nodes, HACC-IO {layout.upper()}, "
+        ranks = f" x {rpn} ranks" if rpn > 1 else ""
+        out += [f"### {nodes} nodes{ranks}, HACC-IO {layout.upper()}, "
                 f"{'one file per pset' if files == 'pset' else 'one shared file'}, {where}{seed}", ""]
         cols = [v for v in variants if any(r["variant"] == v for r in sub)]
         body = []

@@ -58,7 +58,8 @@ def log(text: str) -> None:
 
 
 ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase", "files",
-            "layout", "per_rank", "variant", "disk_bandwidth")
+            "layout", "per_rank", "variant", "disk_bandwidth", "ranks_per_node")
+KEY_DEFAULTS = {"kind": "simulated", "ranks_per_node": 1}  # what rows without the field meant
 
 
 def save(stage: str, rows: list, seconds: float) -> None:
@@ -67,7 +68,7 @@ def save(stage: str, rows: list, seconds: float) -> None:
     path = RESULTS / f"{stage}.json"
 
     def key(r):
-        return tuple(r.get(k, "simulated" if k == "kind" else None) for k in ROW_KEYS)
+        return tuple(r.get(k, KEY_DEFAULTS.get(k)) for k in ROW_KEYS)
 
     new = {key(r) for r in rows}
     old = json.loads(path.read_text())["rows"] if path.is_file() else []
@@ -232,6 +233,8 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
     parser.add_argument("--variants", default=None, help="library-sim: configurations to run (default: all)")
+    parser.add_argument("--ranks-per-node", type=int, default=1,
+                        help="library-sim: simulated ranks per node, each with its share of the node's data (default: 1)")
     parser.add_argument("--layouts", default="soa", help="library-sim: HACC layouts, soa and/or aos (default: soa)")
     parser.add_argument("--sweeps", default="sizes,ranks",
                         help="local: sizes (16 ranks, every size) and/or ranks (1-16 ranks, 1 MB); the other's "
