@@ -4,6 +4,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <condition_variable>
@@ -154,19 +155,22 @@ class MpiioSink final : public Sink {
       }
     }
     write_ = write;
-    for (const Span& s : spans) {
-      requests_.emplace_back();
-      // Spans lie inside one buffer, which optiq keeps below 2 GiB.
-      const int n = static_cast<int>(s.bytes);
-      const int rc = write ? MPI_File_iwrite_at(file_, MPI_Offset(s.offset), s.buffer, n, MPI_BYTE, &requests_.back())
-                           : MPI_File_iread_at(file_, MPI_Offset(s.offset), s.buffer, n, MPI_BYTE, &requests_.back());
-      if (rc != MPI_SUCCESS) {
-        requests_.pop_back();
-        error_ = std::string(write ? "MPI_File_iwrite_at" : "MPI_File_iread_at") + " failed on '" + path_ + "'";
-        return;
+    for (const Span& s : spans)
+      // A buffer's spans stay below 2 GiB, but an in-place rank's may not: MPI counts are ints.
+      for (Bytes done = 0; done < s.bytes;) {
+        const Bytes n = std::min<Bytes>(s.bytes - done, Bytes(1) << 30);
+        requests_.emplace_back();
+        const MPI_Offset at = MPI_Offset(s.offset + done);
+        const int rc = write ? MPI_File_iwrite_at(file_, at, s.buffer + done, int(n), MPI_BYTE, &requests_.back())
+                             : MPI_File_iread_at(file_, at, s.buffer + done, int(n), MPI_BYTE, &requests_.back());
+        if (rc != MPI_SUCCESS) {
+          requests_.pop_back();
+          error_ = std::string(write ? "MPI_File_iwrite_at" : "MPI_File_iread_at") + " failed on '" + path_ + "'";
+          return;
+        }
+        expected_.push_back(n);
+        done += n;
       }
-      expected_.push_back(s.bytes);
-    }
   }
   void wait() override {
     for (std::size_t i = 0; i < requests_.size(); ++i) {

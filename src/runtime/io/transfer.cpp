@@ -146,7 +146,7 @@ void write(optiq_file* f, const void* const data[]) {
   const bool forwarded = !d.forwarded.empty();
   Bytes declared = 0;
   for (Bytes b : d.var_bytes) declared += b;
-  Memory staged(forwarded ? declared : d.staged_bytes);
+  Memory staged(forwarded && d.in_place.empty() ? declared : d.staged_bytes);  // in place: nothing staged
   Memory incoming(forwarded ? d.incoming_bytes : 0);
   // Puts only read from the variables: the const goes for the length of this call.
   char* const* vars = const_cast<char* const*>(reinterpret_cast<const char* const*>(data));
@@ -192,7 +192,7 @@ void read(optiq_file* f, void* const data[]) {
   const bool forwarded = !d.forwarded.empty();
   Bytes declared = 0;
   for (Bytes b : d.var_bytes) declared += b;
-  Memory staged(forwarded ? declared : d.staged_bytes);
+  Memory staged(forwarded && d.in_place.empty() ? declared : d.staged_bytes);  // in place: nothing staged
   Memory incoming(forwarded ? d.incoming_bytes : 0);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();
