@@ -199,6 +199,7 @@ bool Engine::issue_forward() {
     charge_copy(h.len);  // in a simulation: the copy through this rank's slot
     t_.send({f.next, f.tag_out, slot, h.index, h.index * f.chunk, t_.slot(h.slot), h.len,
              static_cast<std::uint64_t>(h.slot) + 1});
+    t_.progress();  // the copy took time: what arrived meanwhile starts moving, this chunk leaves
     --queued_;
     --forward_left_;
     ++inflight_;

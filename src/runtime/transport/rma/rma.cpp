@@ -140,16 +140,18 @@ class Rma final : public Transport {
     });
     // The slots just filled are read by the next hop's gets once the engine announces them.
     if (filled) MPI_Win_sync(win_);
-    releases_.flush();
-    credits_.flush();
-    avail_.flush();
+    flush();
+  }
+
+  // Without it, a forwarder that copies several chunks in a row would hold their announces,
+  // and the gets announced to it, until the last copy ends: the chains behind it stall.
+  void progress() override {
+    avail_.poll([&](Rank peer, const AvailEntry& e) { fetch(peer, e); });
+    flush();
   }
 
   void block() override {
-    // Whatever the engine pushed since the poll leaves now, or a peer could wait for it.
-    releases_.flush();
-    credits_.flush();
-    avail_.flush();
+    flush();  // whatever the engine pushed since the poll leaves now, or a peer could wait for it
     waits_.clear();
     avail_.watch(waits_);
     releases_.watch(waits_);
@@ -201,6 +203,12 @@ class Rma final : public Transport {
     std::uint64_t cookie = 0;
     bool busy = false;
   };
+
+  void flush() {
+    releases_.flush();
+    credits_.flush();
+    avail_.flush();
+  }
 
   // Checks an announce against the schedule and starts the get it asks for.
   void fetch(Rank upstream, const AvailEntry& e) {
