@@ -12,6 +12,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
 
   .venv/bin/python bench/simulation/run.py all          # everything, then the report
   .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
+  .venv/bin/python bench/simulation/run.py transports --nodes 1024 --patterns disjoint --transports rma --merge
   .venv/bin/python bench/simulation/run.py report
 """
 
@@ -34,6 +35,7 @@ SHAPES = {512: "mira:512", 1024: "mira:1024", 2048: "mira:2048"}
 PATTERNS = ("disjoint", "overlap", "subset")
 SIZES = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "8MiB")
 CHUNKS = ("64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "0")
+TRANSPORTS = ("p2p", "rma")
 
 
 def log(text: str) -> None:
@@ -117,13 +119,14 @@ def stage_random(nodes: list) -> list:
     return rows
 
 
-def stage_transports(nodes: list, patterns=PATTERNS) -> list:
+def stage_transports(nodes: list, patterns=PATTERNS, transports=TRANSPORTS, chunk="0",
+                     planners=("heu2", "mcf")) -> list:
     rows = []
     for n in nodes:
         for p in patterns:
-            for transport in ("p2p", "rma"):
-                run(rows, {"nodes": n, "pattern": p, "transport": transport},
-                    Setup(SHAPES[n], pattern=p, transport=transport), ["heu2", "mcf"])
+            for transport in transports:
+                run(rows, {"nodes": n, "pattern": p, "transport": transport, "chunk": chunk},
+                    Setup(SHAPES[n], pattern=p, transport=transport, chunk=chunk), list(planners))
     return rows
 
 
@@ -211,18 +214,29 @@ def main() -> int:
     parser.add_argument("--nodes", default=None,
                         help="comma-separated partition sizes (512, 1024, 2048; fabrics: 256, 1024)")
     parser.add_argument("--planners", default=None,
-                        help="patterns and fabrics stages: planners to run (default: default,heu1,heu2,mcf; "
-                             "fabrics: default,heu1,heu2,optimal,mcf)")
+                        help="patterns, transports and fabrics stages: planners to run (default: "
+                             "default,heu1,heu2,mcf; transports: heu2,mcf; fabrics: default,heu1,heu2,optimal,mcf)")
     parser.add_argument("--patterns", default=None,
                         help="patterns, transports and dispatch stages: 1:8 patterns to run (default: "
                              f"{','.join(PATTERNS)}); fabrics: the family's patterns to run (default: all)")
     parser.add_argument("--dispatch", default="paced,eager", help="dispatch stage: dispatches to run")
+    parser.add_argument("--transports", default=",".join(TRANSPORTS),
+                        help="transports stage: transports to run (with --merge, the others' rows stay)")
+    parser.add_argument("--chunk", default="0", metavar="SIZE",
+                        help="transports stage: chunk size (default 0, the runtime's automatic choice)")
     parser.add_argument("--families", default=",".join(FABRICS), help="fabrics stage: network families to run")
     parser.add_argument("--bytes", default=None, metavar="SIZE",
                         help="fabrics stage: bytes per pair for every pattern run (default: each pattern's own)")
     parser.add_argument("--merge", action="store_true",
                         help="keep the stage's earlier rows for other node counts, patterns and planners")
     args = parser.parse_args()
+    try:
+        parse_bytes(args.chunk)
+    except ValueError as e:
+        parser.error(f"--chunk: {e}")
+    unknown = sorted(set(args.transports.split(",")) - set(TRANSPORTS))
+    if unknown:
+        parser.error(f"--transports: unknown transport {', '.join(unknown)} (known: {', '.join(TRANSPORTS)})")
     RESULTS.mkdir(parents=True, exist_ok=True)
     stages = list(STAGES) if args.stage == "all" else [] if args.stage == "report" else [args.stage]
     global checkpoint
@@ -241,7 +255,8 @@ def main() -> int:
         elif stage == "dispatch":
             rows = stage_dispatch(nodes, args.dispatch.split(","), patterns or PATTERNS)
         elif stage == "transports":
-            rows = stage_transports(nodes, patterns or PATTERNS)
+            rows = stage_transports(nodes, patterns or PATTERNS, args.transports.split(","), args.chunk,
+                                    args.planners.split(",") if args.planners else ("heu2", "mcf"))
         else:
             rows = STAGES[stage](nodes)
         save(stage, rows, args.merge, time.perf_counter() - start)
