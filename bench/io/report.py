@@ -116,6 +116,15 @@ def _simulated_table(rows, key: str) -> list:
     return _table(head + (["vs default route"] if has_default else []) + ["wall s"], body)
 
 
+RUN_ORDER = ("mpi_alltoallv", "default", "heu2", "mcf", "maxflow")
+
+
+def _run_order(r) -> tuple:
+    """Rows by node count, then the baseline before the planners, however the runs were merged."""
+    planner = r["planner"]
+    return r["nodes"], RUN_ORDER.index(planner) if planner in RUN_ORDER else len(RUN_ORDER)
+
+
 def _sparse(rows) -> list:
     out = ["## Sparse I/O (bui2014): 20% of nodes hold data", "",
            "The aggregation phase of a topology-aware placement (16 aggregators per I/O node), predicted ms per "
@@ -129,7 +138,9 @@ def _sparse(rows) -> list:
                                  if p in by and by[p]["aggregation_seconds"] > 0 else "-"
                                  for p in ("default", "heu2", "mcf", "maxflow")])
     out += _table(["nodes", "sizes", "default", "heu2", "mcf", "maxflow"], body) + [""]
-    sim = sorted((r for r in rows if r.get("kind") == "simulated"), key=lambda r: r["nodes"])
+    sim = [r for r in rows if r.get("kind") == "simulated"]
+    dists = list(dict.fromkeys(r["distribution"] for r in pred + sim))
+    sim.sort(key=lambda r: (r["nodes"], dists.index(r["distribution"]), _run_order(r)[1]))
     if sim:
         for r in sim:
             r["case"] = f"{r['nodes']} {r['distribution']}"
@@ -141,7 +152,7 @@ def _hacc(rows) -> list:
     out = ["## HACC-IO aggregation to the bridge nodes (thesis 6.5.3, Fig. 19)", "",
            "8 ranks per node, 700-800 KB per rank gathered on each node, every node's bytes to the bridge its "
            "route to the I/O node enters through. The thesis measured heu2 at 1.6x-3x MPI_Alltoallv on Mira.", ""]
-    sim = sorted((r for r in rows if r.get("kind", "simulated") == "simulated"), key=lambda r: r["nodes"])
+    sim = sorted((r for r in rows if r.get("kind", "simulated") == "simulated"), key=_run_order)
     if sim:
         out += _simulated_table(sim, "nodes") + [""]
     pred = [r for r in rows if r.get("kind") == "predicted"]
