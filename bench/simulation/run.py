@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from optiq import parse_bytes
+from optiq.failure import stop_on_terminate
 from optiq.simulation.experiment import Setup, simulate
 from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD, POLL_COST, PROBE_COST
 
@@ -209,6 +210,7 @@ DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "rand
 
 
 def main() -> int:
+    stop_on_terminate()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
     parser.add_argument("--nodes", default=None,

@@ -8,6 +8,7 @@ import sys
 
 from . import _core
 from .argtypes import shown
+from .failure import stop_on_terminate
 from .quiet import document_stdout
 from .commands import COMMANDS
 
@@ -62,6 +63,7 @@ def _fail(args, message) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    stop_on_terminate()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

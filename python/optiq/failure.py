@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import subprocess
+import threading
 import time
 
 from . import _core
@@ -30,6 +31,16 @@ def failure_summary(stderr: str) -> str:
             return f"SimGrid: {critical.group(1)}"
     useful = [line for line in lines if not _FRAME.match(line)]
     return " | ".join(useful[-3:]) or "no output"
+
+
+def stop_on_terminate() -> None:
+    """Makes SIGTERM (``kill``, ``timeout``, a batch system's time limit) stop the program as
+    Ctrl-C does, so that the jobs :func:`run_json_program` started are stopped with it; by
+    default Python would die at once and leave them running."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+    if threading.current_thread() is threading.main_thread():  # only there may handlers be set
+        signal.signal(signal.SIGTERM, interrupt)
 
 
 def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> dict:

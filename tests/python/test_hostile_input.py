@@ -5,7 +5,9 @@ status 2 and one line naming the problem (or, where the input is fine, in succes
 import codecs
 import json
 import os
+import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -160,26 +162,52 @@ def test_simgrid_failures_are_reported_by_their_reason():
     assert failure_summary("") == "no output"
 
 
+def _gone(pid: int, within: float = 10) -> bool:
+    """True once the process is gone, or a zombie waiting for a reaper (what a container's first
+    process may never be). A killed process closes its pipes before it turns zombie, so it may
+    still show as running for a moment; a survivor would sleep on for a minute."""
+    status = Path(f"/proc/{pid}/status")
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            if "State:\tZ" in status.read_text():
+                return True
+        except FileNotFoundError:
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+def _launcher(pidfile: Path) -> list:
+    # The child lets go of the output pipes, so only a kill of the whole group can stop it.
+    return ["sh", "-c", f"sleep 60 >/dev/null 2>&1 & echo $! > {pidfile}; wait"]
+
+
 def test_a_timed_out_job_is_stopped_whole(tmp_path):
     """smpirun and mpirun are launchers: a timeout must stop what they started too, or a
     simulation would run on, unseen, after optiq has given up on it."""
     pidfile = tmp_path / "child.pid"
-    # The child lets go of the output pipes, so only a kill of the whole group can stop it.
-    launcher = ["sh", "-c", f"sleep 60 >/dev/null 2>&1 & echo $! > {pidfile}; wait"]
     with pytest.raises(optiq.Error, match=r"no result after 1 s; the job was stopped"):
-        run_json_program(launcher, 1, "the job", "sleep")
-    child = int(pidfile.read_text())
-    status = Path(f"/proc/{child}/status")
+        run_json_program(_launcher(pidfile), 1, "the job", "sleep")
+    assert _gone(int(pidfile.read_text()))
 
-    def ended():  # gone, or a zombie waiting for a reaper (what a container's first process may never be)
-        try:
-            return "State:\tZ" in status.read_text()
-        except FileNotFoundError:
-            return True
 
-    # A killed process closes its pipes before it turns zombie, so it may still show as running
-    # for a moment after the launcher's pipes have closed; a survivor would sleep for a minute.
-    deadline = time.monotonic() + 10
-    while not ended() and time.monotonic() < deadline:
+def test_a_terminated_program_stops_its_jobs(tmp_path):
+    """SIGTERM (kill, timeout, a batch system's limit) on a program running a simulation must
+    stop the simulation too, as Ctrl-C does."""
+    pidfile = tmp_path / "child.pid"
+    script = ("import sys\n"
+              "from optiq.failure import run_json_program, stop_on_terminate\n"
+              "stop_on_terminate()\n"
+              "try:\n"
+              f"    run_json_program({_launcher(pidfile)!r}, 100, 'the job', 'sleep')\n"
+              "except KeyboardInterrupt:\n"
+              "    sys.exit(130)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script])
+    deadline = time.monotonic() + 30
+    while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert ended()
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 130
+    assert _gone(int(pidfile.read_text()))
