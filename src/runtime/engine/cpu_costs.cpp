@@ -30,15 +30,18 @@ double simulated_copy_bandwidth() {
 #endif
 }
 
-void charge_copy(Bytes bytes) {
+double charge_copy(Bytes bytes) {
 #ifdef OPTIQ_SMPI
   const double bandwidth = simulated_copy_bandwidth();
-  if (bandwidth <= 0 || bytes == 0) return;
+  if (bandwidth <= 0 || bytes == 0) return 0;
+  const double seconds = static_cast<double>(bytes) / bandwidth;
   // smpi_execute(seconds) is not charged while smpi/simulate-computation is off; flops at the
   // host's own speed are.
-  smpi_execute_flops(static_cast<double>(bytes) / bandwidth * sg_host_get_speed(sg_host_self()));
+  smpi_execute_flops(seconds * sg_host_get_speed(sg_host_self()));
+  return seconds;
 #else
   (void)bytes;
+  return 0;
 #endif
 }
 

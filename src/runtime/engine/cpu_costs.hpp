@@ -16,8 +16,8 @@ namespace optiq::rt {
 // "inf" or 0: free); always free outside SMPI, where the copy is real.
 double simulated_copy_bandwidth();
 
-// Charges the copy of `bytes` (no-op when free).
-void charge_copy(Bytes bytes);
+// Charges the copy of `bytes` (no-op when free); returns the seconds charged.
+double charge_copy(Bytes bytes);
 
 // Lets up to `seconds` pass without work (simulated seconds under SMPI), or less when the
 // system wakes the caller early.

@@ -196,10 +196,15 @@ bool Engine::issue_forward() {
     const Held h = q.chunks.front();
     q.chunks.pop_front();
     const ForwardEntry& f = s_.forwards[h.entry];
-    charge_copy(h.len);  // in a simulation: the copy through this rank's slot
+    copying_ += charge_copy(h.len);  // in a simulation: the copy through this rank's slot
     t_.send({f.next, f.tag_out, slot, h.index, h.index * f.chunk, t_.slot(h.slot), h.len,
              static_cast<std::uint64_t>(h.slot) + 1});
-    t_.progress();  // the copy took time: what arrived meanwhile starts moving, this chunk leaves
+    // A rank busy copying a backlog leaves its requests alone no longer than a paced rank
+    // sleeps: what arrived meanwhile starts moving, and the chunks copied so far leave.
+    if (copying_ >= kPacingTick) {
+      t_.progress();
+      copying_ = 0;
+    }
     --queued_;
     --forward_left_;
     ++inflight_;

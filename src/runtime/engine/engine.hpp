@@ -117,6 +117,7 @@ class Engine {
   // Pacing: the plan's time (0: not paced), when this rank started, the clock at the last
   // round, and the earliest due time of a chunk held back in it (infinity: none).
   double pace_seconds_ = 0, start_time_ = 0, now_ = 0, next_due_ = 0;
+  double copying_ = 0;  // seconds of copies charged since the transport last progressed
 };
 
 }  // namespace optiq::rt

@@ -88,9 +88,9 @@ class Transport {
   virtual void credit(Rank peer, std::int32_t cls, std::int32_t slot) = 0;
   virtual void poll(Events& events) = 0;
   // Moves what the transport can move without the engine, while the engine spends time on
-  // other work (copying a forwarded chunk): control messages pushed so far leave, and a
-  // receiver-driven transport starts fetching what was announced to it. Reports nothing:
-  // completions wait for the next poll.
+  // other work (copying a backlog of forwarded chunks): control messages pushed so far leave,
+  // and a receiver-driven transport starts fetching what was announced to it. Reports
+  // nothing: completions wait for the next poll.
   virtual void progress() {}
   // Blocks until one of the transport's own requests completes, so that the next poll has
   // news; returns at once when nothing is pending. Only called right after a poll.
