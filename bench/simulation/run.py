@@ -37,6 +37,7 @@ PATTERNS = ("disjoint", "overlap", "subset")
 SIZES = ("16KiB", "32KiB", "64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "2MiB", "8MiB")
 CHUNKS = ("64KiB", "128KiB", "256KiB", "512KiB", "1MiB", "0")
 TRANSPORTS = ("p2p", "rma")
+TRANSPORT_PLANNERS = ("heu2", "mcf")
 
 
 def log(text: str) -> None:
@@ -121,7 +122,7 @@ def stage_random(nodes: list) -> list:
 
 
 def stage_transports(nodes: list, patterns=PATTERNS, transports=TRANSPORTS, chunk="0",
-                     planners=("heu2", "mcf")) -> list:
+                     planners=TRANSPORT_PLANNERS) -> list:
     rows = []
     for n in nodes:
         for p in patterns:
@@ -258,7 +259,7 @@ def main() -> int:
             rows = stage_dispatch(nodes, args.dispatch.split(","), patterns or PATTERNS)
         elif stage == "transports":
             rows = stage_transports(nodes, patterns or PATTERNS, args.transports.split(","), args.chunk,
-                                    args.planners.split(",") if args.planners else ("heu2", "mcf"))
+                                    args.planners.split(",") if args.planners else TRANSPORT_PLANNERS)
         else:
             rows = STAGES[stage](nodes)
         save(stage, rows, args.merge, time.perf_counter() - start)
