@@ -7,7 +7,7 @@ import pytest
 
 import optiq
 from optiq.evaluate import PlannerOptions, run_planners
-from optiq.workload import Workload
+from optiq.workload import Workload, pattern_jobs
 
 from lp_oracle import arc_optimum, path_optimum
 
@@ -83,6 +83,21 @@ def test_forwarding_capacity_enters_the_models(spec, seed):
                 relayed[w.network.link_src(link)] = relayed.get(w.network.link_src(link), 0) + share.bytes
     worst = max([m.metrics.predicted_seconds] + [b / forward for b in relayed.values()])
     assert worst >= m.bound / capacity * (1 - 1e-9)
+
+
+@pytest.mark.parametrize("spec", ["fattree:2;4,4;1,4;1,1", "dragonfly:3,1;1,1;3,1;2"])
+def test_optimal_keeps_the_default_route_where_a_hot_destination_binds(spec):
+    # Every host has one link, so a destination receiving 8x the bytes bounds any plan, and the
+    # default route, which meets that bound, is optimal without column generation.
+    net = optiq.parse_network(spec)
+    w = Workload(net, optiq.make_routing(net.default_routing, net), pattern_jobs(net, "moe", "1MiB", dests=1), "moe")
+    (r, d) = run_planners(w, ["optimal", "default"], PlannerOptions(min_path_bytes=1))
+    assert r.extra["iterations"] == 0
+    assert [[list(p.links) for p in jp.paths] for jp in r.plan.jobs] == \
+        [[list(p.links) for p in jp.paths] for jp in d.plan.jobs]
+    best = arc_optimum(w.network, w.jobs)
+    assert r.metrics.predicted_seconds == pytest.approx(best, rel=1e-6)
+    assert r.bound / w.network.link_bandwidth <= best * (1 + 1e-9)
 
 
 def test_practical_limits_hold_and_their_cost_is_reported():

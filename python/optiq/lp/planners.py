@@ -181,6 +181,44 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
     return plan, info
 
 
+def _endpoint_bound(workload) -> float:
+    """Seconds no plan can beat: the bytes an endpoint sends (receives) leave (enter) it over its
+    own links. mcf's bound looks at sets of nodes only, and misses a hot destination."""
+    net = workload.network
+    out_cap, in_cap = np.zeros(net.num_vertices), np.zeros(net.num_vertices)
+    for link, capacity in enumerate(net.capacities):
+        out_cap[net.link_src(link)] += capacity
+        in_cap[net.link_dst(link)] += capacity
+    sent, received = np.zeros(net.num_vertices), np.zeros(net.num_vertices)
+    for j in workload.jobs:
+        if j.bytes > 0 and j.src != j.dst:
+            sent[j.src] += j.bytes
+            received[j.dst] += j.bytes
+    with np.errstate(divide="ignore", invalid="ignore"):
+        times = np.concatenate([np.where(sent > 0, sent / out_cap, 0.0), np.where(received > 0, received / in_cap, 0.0)])
+    return float(times.max()) if times.size else 0.0
+
+
+def _default_if_optimal(workload, options: LpOptions, bound_seconds: float):
+    """The default route as optimal's plan when it already meets a proven lower bound (within
+    the gap): column generation then has nothing to find, and on dense all-to-alls whose hot
+    destinations' own links bind it would spend minutes finding so."""
+    net = workload.network
+    default = _core.make_plan("default", net, workload.routing, workload.jobs)
+    if options.hop_bound >= 0 and any(len(jp.paths[0].links) > options.hop_bound
+                                      for jp in default.jobs if jp.paths):
+        return None
+    seconds = PlanMetrics(default, net, options.forward_bandwidth).predicted_seconds
+    if seconds > bound_seconds * (1 + options.gap):
+        return None
+    plan = _core.Plan(net.spec, workload.routing.name, "optimal", default.jobs)
+    _core.validate_plan(plan, net)
+    active = sum(1 for j in workload.jobs if j.bytes > 0)
+    return plan, {"bound_seconds": bound_seconds, "lp_seconds": seconds,
+                  "lp_gap": 0.0 if seconds <= 0 else max(0.0, 1.0 - bound_seconds / seconds),
+                  "constraint_cost": 0.0, "iterations": 0, "columns": active}
+
+
 @_solver_errors("optimal")
 def plan_optimal(workload, options: LpOptions, progress=None):
     """The optimum of the fluid model over every path (hop-bounded if a bound is given)."""
@@ -193,6 +231,9 @@ def plan_optimal(workload, options: LpOptions, progress=None):
     # dual only; a rough mcf solution supplies a balanced, diverse first pool instead.
     seed = _core.plan_mcf(net, workload.routing, jobs, epsilon=SEED_EPSILON, hop_bound=options.hop_bound,
                           min_path_bytes=1, forward_bandwidth=options.forward_bandwidth or 0.0)
+    shortcut = _default_if_optimal(workload, options, max(seed.bound_seconds, _endpoint_bound(workload)))
+    if shortcut is not None:
+        return shortcut
     for job, jp in enumerate(seed.plan.jobs):
         for share in jp.paths:
             model.add(job, share.links)
