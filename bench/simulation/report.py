@@ -250,6 +250,13 @@ def dispatch_section(doc, results, plt):
     return out
 
 
+PLANNER_ORDER = ("mpi_alltoallv", "default", "heu1", "heu2", "opt", "optimal", "mcf", "maxflow")
+
+
+def planner_rank(name: str) -> int:
+    return PLANNER_ORDER.index(name) if name in PLANNER_ORDER else len(PLANNER_ORDER)
+
+
 def fabrics_section(doc, results, plt):
     """Fat-trees and dragonflies: every planner against MPI_Alltoallv, one plot per family."""
     rows = doc["rows"]
@@ -261,12 +268,12 @@ def fabrics_section(doc, results, plt):
            "(\"fell back\"; docs/runtime.md, \"When a plan is not worth it\"). Planning s is the "
            "planner's wall time on this machine.", ""]
     for family in dict.fromkeys(r["family"] for r in rows):
-        keys = list(dict.fromkeys((r["nodes"], r["topology"], r["pattern"], r["bytes"])
-                                  for r in rows if r["family"] == family))
+        keys = sorted(dict.fromkeys((r["nodes"], r["topology"], r["pattern"], r["bytes"])
+                                    for r in rows if r["family"] == family), key=lambda k: k[0])
         lines, bars = [], {}
         for n, spec, pattern, size in keys:
-            group = [r for r in rows if (r["family"], r["nodes"], r["topology"], r["pattern"], r["bytes"]) ==
-                     (family, n, spec, pattern, size)]
+            group = sorted((r for r in rows if (r["family"], r["nodes"], r["topology"], r["pattern"], r["bytes"]) ==
+                            (family, n, spec, pattern, size)), key=lambda r: planner_rank(r["planner"]))
             mpi = next(r for r in group if r["planner"] == "mpi_alltoallv")
             for r in group:
                 line = [str(n), f"`{spec}`", pattern, size] + run_line(r, mpi)
@@ -291,6 +298,37 @@ def fabrics_section(doc, results, plt):
         fig.savefig(results / f"fabrics_{family}.png", dpi=100)
         plt.close(fig)
     return out
+
+
+def ugal_section(ugal, fabrics):
+    """Dragonfly cases: minimal routing (simulated MPI_Alltoallv), ideal adaptive routing (fluid)
+    and optiq's best simulated plan."""
+    rows = fabrics["rows"]
+    out = ["## Dragonflies: optiq against ideal adaptive routing (UGAL)", "",
+           "SimGrid's dragonflies route minimally, as MPI_Alltoallv's column shows. Adaptive hardware "
+           "(UGAL on Aries and Slingshot) also sends packets through an intermediate group (Valiant). "
+           "*UGAL ideal* is the best split of every pair's bytes over its minimal route and its Valiant "
+           "routes through each other group, with perfect global knowledge: a fluid-model optimum "
+           "(optiq.lp.ugal), not a simulation, and more than real UGAL reaches with local queue "
+           "lengths. optiq's best is its fastest simulated plan (fallbacks included).", ""]
+    lines = []
+    for u in sorted(ugal["rows"], key=lambda u: u["nodes"]):
+        case = [r for r in rows if r["family"] == "dragonfly" and
+                (r["nodes"], r["topology"], r["pattern"], r["bytes"]) == (u["nodes"], u["topology"], u["pattern"], u["bytes"])]
+        mpi = next((r for r in case if r["planner"] == "mpi_alltoallv"), None)
+        plans = [r for r in case if r["planner"] != "mpi_alltoallv"]
+        if mpi is None or not plans:
+            continue
+        best = min(plans, key=lambda r: r["simulated_seconds"])
+        ideal = u["ugal_predicted_seconds"]
+        lines.append([str(u["nodes"]), f"`{u['topology']}`", u["pattern"], u["bytes"],
+                      f"{mpi['simulated_seconds'] * 1e3:.2f}", f"{ideal * 1e3:.2f}",
+                      f"{mpi['simulated_seconds'] / ideal:.2f}x",
+                      f"{best['planner']} {best['simulated_seconds'] * 1e3:.2f}",
+                      f"{100 * ideal / best['simulated_seconds']:.0f}%", f"{u['wall_seconds']:.1f}"])
+    return out + table(["endpoints", "topology", "pattern", "bytes", "MPI_Alltoallv ms (minimal, simulated)",
+                        "UGAL ideal ms (fluid)", "UGAL over minimal", "optiq's best ms (simulated)",
+                        "optiq's throughput, of UGAL ideal's", "UGAL LP s"], lines) + [""]
 
 
 def write_report(results: Path) -> None:
@@ -336,4 +374,7 @@ def write_report(results: Path) -> None:
     doc = load(results, "fabrics")
     if doc:
         out += with_costs(fabrics_section(doc, results, plt), doc)
+        ugal = load(results, "ugal")
+        if ugal:
+            out += ugal_section(ugal, doc)
     (results / "README.md").write_text("\n".join(out) + "\n")

@@ -8,7 +8,8 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   random     five seeded random pairings (Table IX)
   transports p2p against rma on the 1:8 patterns
   dispatch   paced against eager dispatch on the 1:8 patterns, every planner (docs/runtime.md)
-  fabrics    fat-trees and dragonflies of 256 and 1024 endpoints, their patterns, every planner
+  fabrics    fat-trees and dragonflies of 64 to 1024 endpoints, their patterns, every planner
+  ugal       the dragonfly patterns' time under ideal adaptive (UGAL) routing, fluid model only
 
   .venv/bin/python bench/simulation/run.py all          # everything, then the report
   .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from optiq import parse_bytes
 from optiq.failure import stop_on_terminate
-from optiq.simulation.experiment import Setup, simulate
+from optiq.simulation.experiment import Setup, simulate, ugal_prediction
 from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD, POLL_COST, PROBE_COST
 
 HERE = Path(__file__).resolve().parent
@@ -151,24 +152,27 @@ def stage_dispatch(nodes: list, dispatches=("paced", "eager"), patterns=PATTERNS
     return rows
 
 
-# Fat-trees and dragonflies (docs/model.md), SimGrid's parameters, at 256 and 1024 endpoints. The
+# Fat-trees and dragonflies (docs/model.md), SimGrid's parameters, at 64 to 1024 endpoints. The
 # dragonflies have one chassis per group: with more, SimGrid's routes are not paths (docs/model.md)
 # and a plan for the documented rule would not describe the simulated machine.
 FABRICS = {
-    "dragonfly": {256: "dragonfly:8,1;1,1;8,1;4", 1024: "dragonfly:16,1;1,1;16,1;4"},
-    "fattree": {256: "fattree:2;16,16;1,16;1,1", 1024: "fattree:3;8,8,16;1,8,8;1,1,1"},
+    "dragonfly": {64: "dragonfly:4,1;1,1;4,1;4", 128: "dragonfly:8,1;1,1;8,1;2",
+                  256: "dragonfly:8,1;1,1;8,1;4", 1024: "dragonfly:16,1;1,1;16,1;4"},
+    "fattree": {64: "fattree:2;8,8;1,8;1,1", 128: "fattree:2;8,16;1,8;1,1",
+                256: "fattree:2;16,16;1,16;1,1", 1024: "fattree:3;8,8,16;1,8,8;1,1,1"},
 }
-# (pattern, bytes per pair). groups-alltoall moves less per pair so that a simulation stays within
-# this machine's memory and minutes; so do the fat-tree patterns, whose every flow crosses the top
-# switches: SimGrid then re-solves one sharing system of all flows at each chunk's completion,
-# and a forwarding plan at 8 MiB per pair ran for over 20 minutes at 256 hosts (1 MiB: 1 minute).
-# moe is not here: its P(P-1) jobs at 256 endpoints took 11 minutes to plan with every planner
-# and their simulation had not finished after 15 more.
+LARGE = (256, 1024)
+# (pattern, bytes per pair, endpoint counts). groups-alltoall moves less per pair so that a
+# simulation stays within this machine's memory and minutes; so do the fat-tree patterns, whose
+# every flow crosses the top switches: SimGrid then re-solves one sharing system of all flows at
+# each chunk's completion, and a forwarding plan at 8 MiB per pair ran for over 20 minutes at 256
+# hosts (1 MiB: 1 minute). moe's P(P-1) messages all start at once under MPI_Alltoallv: 80 s of
+# wall clock and 3 GB at 128 endpoints, ten times that per doubling, so it runs at 64 and 128.
 FABRIC_PATTERNS = {
-    "dragonfly": [("group-to-group", "8MiB"), ("groups-alltoall", "1MiB"), ("permutation", "8MiB"),
-                  ("disjoint", "8MiB")],
-    "fattree": [("dmodk-adversarial", "2MiB"), ("permutation", "2MiB"), ("leaf-shift", "2MiB"),
-                ("disjoint", "2MiB")],
+    "dragonfly": [("group-to-group", "8MiB", LARGE), ("groups-alltoall", "1MiB", LARGE),
+                  ("permutation", "8MiB", LARGE), ("disjoint", "8MiB", LARGE), ("moe", "64KiB", (64, 128))],
+    "fattree": [("dmodk-adversarial", "2MiB", LARGE), ("permutation", "2MiB", LARGE), ("leaf-shift", "2MiB", LARGE),
+                ("disjoint", "2MiB", LARGE), ("moe", "64KiB", (64, 128))],
 }
 FABRIC_PLANNERS = ["default", "heu1", "heu2", "optimal", "mcf"]
 
@@ -191,8 +195,11 @@ def stage_fabrics(nodes: list, planners=FABRIC_PLANNERS, families=tuple(FABRICS)
         for family in families:
             for n in nodes:
                 spec = FABRICS[family][n]
-                for pattern, size in FABRIC_PATTERNS[family]:
+                for pattern, size, sizes in FABRIC_PATTERNS[family]:
                     if patterns and pattern not in patterns:
+                        continue
+                    if n not in sizes:
+                        log(f"{family} {pattern}: runs at {', '.join(map(str, sizes))} endpoints, not {n}")
                         continue
                     size = size_override or size
                     if pattern == "leaf-shift":
@@ -204,10 +211,30 @@ def stage_fabrics(nodes: list, planners=FABRIC_PLANNERS, families=tuple(FABRICS)
     return rows
 
 
+def stage_ugal(nodes: list) -> list:
+    """For every dragonfly case the fabrics stage simulated: its time under ideal adaptive routing
+    (optiq.lp.ugal; fluid model, since SimGrid's dragonflies route minimally only)."""
+    path = RESULTS / "fabrics.json"
+    if not path.is_file():
+        raise SystemExit(f"ugal: {path} does not exist; run the fabrics stage first")
+    cases = dict.fromkeys((r["nodes"], r["topology"], r["pattern"], r["bytes"])
+                          for r in json.loads(path.read_text())["rows"]
+                          if r["family"] == "dragonfly" and r["nodes"] in nodes)
+    rows = []
+    for n, spec, pattern, size in cases:
+        start = time.perf_counter()
+        seconds = ugal_prediction(Setup(spec, pattern=pattern, bytes=size))
+        rows.append({"nodes": n, "topology": spec, "pattern": pattern, "bytes": size,
+                     "ugal_predicted_seconds": seconds, "wall_seconds": time.perf_counter() - start})
+        log(f"{n} {pattern} {size}: UGAL {seconds * 1e3:.3f} ms ({rows[-1]['wall_seconds']:.1f} s)")
+    return rows
+
+
 STAGES = {"patterns": stage_patterns, "sizes": stage_sizes, "chunks": stage_chunks, "random": stage_random,
-          "transports": stage_transports, "dispatch": stage_dispatch, "fabrics": stage_fabrics}
+          "transports": stage_transports, "dispatch": stage_dispatch, "fabrics": stage_fabrics,
+          "ugal": stage_ugal}
 DEFAULT_NODES = {"patterns": [512, 1024], "sizes": [512], "chunks": [512], "random": [512], "transports": [512],
-                 "dispatch": [512, 1024], "fabrics": [256, 1024]}
+                 "dispatch": [512, 1024], "fabrics": [64, 128, 256, 1024], "ugal": [64, 128, 256, 1024]}
 
 
 def main() -> int:
@@ -215,7 +242,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
     parser.add_argument("--nodes", default=None,
-                        help="comma-separated partition sizes (512, 1024, 2048; fabrics: 256, 1024)")
+                        help="comma-separated partition sizes (512, 1024, 2048; fabrics, ugal: 64, 128, 256, 1024)")
     parser.add_argument("--planners", default=None,
                         help="patterns, transports and fabrics stages: planners to run (default: "
                              "default,heu1,heu2,mcf; transports: heu2,mcf; fabrics: default,heu1,heu2,optimal,mcf)")

@@ -104,6 +104,14 @@ def _workload(s: Setup, net) -> Workload:
     return Workload(net, routing, jobs, s.pattern)
 
 
+def ugal_prediction(s: Setup) -> float:
+    """The setup's exchange under ideal adaptive routing on its dragonfly, in seconds (fluid model:
+    optiq.lp.ugal; SimGrid's dragonflies route minimally, so there is nothing to simulate)."""
+    from ..lp.ugal import ugal_seconds
+
+    return ugal_seconds(_workload(s, planning_network(s)))
+
+
 def _with_threshold(plan, default_plan, threshold: int):
     """The plan the runtime executes: jobs below the threshold go by the default route."""
     if threshold <= 0:
