@@ -67,3 +67,17 @@ def test_ugal_refuses_other_networks():
     w = workload("fattree:2;4,4;1,4;1,1", random_jobs(3))
     with pytest.raises(optiq.Error, match="needs a dragonfly"):
         ugal_seconds(w)
+
+
+def test_plan_cli_gives_the_baseline_and_refuses_it_off_dragonflies(optiq_cli):
+    import json
+
+    doc = json.loads(optiq_cli("plan", "--topology", "dragonfly:5,1;1,1;8,1;1", "--pattern", "group-to-group",
+                               "--planner", "default", "--ugal", "--json").stdout)
+    default = doc["results"][0]["metrics"]["predicted_seconds"]
+    assert default / doc["baselines"]["ugal_seconds"] == pytest.approx(4, rel=1e-6)
+    text = optiq_cli("plan", "--topology", "dragonfly:5,1;1,1;8,1;1", "--planner", "default", "--ugal").stdout
+    assert "ideal adaptive routing (UGAL" in text
+    proc = optiq_cli("plan", "--topology", "fattree:2;4,4;1,2;1,1", "--ugal", check=False)
+    assert proc.returncode == 2 and "needs a dragonfly" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1

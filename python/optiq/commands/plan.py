@@ -19,6 +19,7 @@ EXAMPLES = """examples:
   optiq plan --topology 'fattree:3;8,8,8;1,8,8;1,1,1' --pattern random --planner default,heu2,mcf
   optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --planner default,heu2,mcf
   optiq plan --topology 'dragonfly:4,1;4,1;4,1;4' --routing minimal --pattern group-to-group --planner default,mcf
+  optiq plan --topology 'dragonfly:8,1;1,1;8,1;4' --pattern group-to-group --planner default,mcf --ugal
   optiq plan --topology 'fattree:2;4,4;1,2;1,1' --pattern dmodk-adversarial --planner default,heu2,mcf
   optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
   optiq plan --topology mira:512+io --requests to_io_nodes.txt --planner default,heu2,mcf,maxflow
@@ -47,6 +48,10 @@ def register(subparsers) -> None:
     out.add_argument("--plot", type=plot_file, metavar="PNG",
                      help="also draw the link-load distribution to this image (.png, .pdf, .svg, ...)")
     out.add_argument("--quiet", action="store_true", help="no progress output on stderr")
+    out.add_argument("--ugal", action="store_true",
+                     help="dragonflies: also give the time ideal adaptive routing (UGAL) would reach, the "
+                          "best split of every pair over its minimal and Valiant routes (fluid model; a "
+                          "baseline to compare with, not a plan: docs/model.md)")
     p.set_defaults(func=run)
 
 
@@ -57,6 +62,12 @@ def run(args) -> int:
     options = planner_options(args)
     workload = build_workload(args)
     progress = Progress(quiet=args.quiet)
+    ugal = None
+    if args.ugal:  # first, so that a network without it fails before any planning
+        from ..lp.ugal import ugal_seconds
+
+        progress.note("UGAL baseline")
+        ugal = ugal_seconds(workload, progress)
     results = run_planners(workload, names, options, progress)
 
     if args.out:
@@ -72,6 +83,7 @@ def run(args) -> int:
             "pattern": workload.description,
             "jobs": len(workload.jobs),
             "results": [r.json() for r in results],
+            **({"baselines": {"ugal_seconds": ugal}} if ugal is not None else {}),
         })
         return 0
     total = sum(j.bytes for j in workload.jobs)
@@ -93,6 +105,8 @@ def run(args) -> int:
                     + (" (links and relaying nodes)" if forward is not None else ""))
             print(f"{r.planner}: proven bound {what}, plan within {100 * r.gap:.2f}%"
                   + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
+    if ugal is not None:
+        print(f"ideal adaptive routing (UGAL, a fluid-model baseline, not a plan): {ugal * 1e3:.3f} ms")
     print()
     print(load_histogram(loads))
     if args.out:
