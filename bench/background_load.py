@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from optiq.failure import stop_on_terminate
+from optiq.failure import run_interruptible
 from optiq.plots import panel, save
 from optiq.simulation.background import Background
 from optiq.simulation.experiment import MPI, Setup, simulate
@@ -72,7 +72,6 @@ def plot(rows: list[dict], planners: list[str], path: Path) -> None:
 
 
 def main() -> None:
-    stop_on_terminate()
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--topology", default="mira:512")
     p.add_argument("--pattern", default="disjoint")
@@ -122,4 +121,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(run_interruptible(main, "bench/background_load.py"))

@@ -38,7 +38,7 @@ from pathlib import Path
 from optiq import _core
 from optiq.aggregation import evaluate_placements, io_data, io_groups
 from optiq.evaluate import PlannerOptions, run_planners
-from optiq.failure import stop_on_terminate
+from optiq.failure import run_interruptible
 from optiq.workload import Workload
 from optiq.argtypes import bandwidth_or_inf
 from optiq.simulation.platform import IO_DISK_BANDWIDTH
@@ -222,7 +222,6 @@ STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stag
 
 
 def main() -> int:
-    stop_on_terminate()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
     parser.add_argument("--nodes", default=None, help="comma-separated node counts (sparse: 512..4096; hacc: 512,1024)")
@@ -265,4 +264,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_interruptible(main, "bench/io/run.py"))

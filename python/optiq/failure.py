@@ -7,6 +7,7 @@ import json
 import os
 import re
 import signal
+import sys
 import subprocess
 import threading
 import time
@@ -41,6 +42,17 @@ def stop_on_terminate() -> None:
         raise KeyboardInterrupt
     if threading.current_thread() is threading.main_thread():  # only there may handlers be set
         signal.signal(signal.SIGTERM, interrupt)
+
+
+def run_interruptible(main, name: str) -> int:
+    """Runs a script's ``main`` with SIGTERM stopping it as Ctrl-C does (stop_on_terminate), and
+    either ending with one line and status 130 instead of a traceback."""
+    stop_on_terminate()
+    try:
+        return main() or 0
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{name}: interrupted\n")
+        return 130
 
 
 def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> dict:

@@ -197,17 +197,17 @@ def test_a_terminated_program_stops_its_jobs(tmp_path):
     """SIGTERM (kill, timeout, a batch system's limit) on a program running a simulation must
     stop the simulation too, as Ctrl-C does."""
     pidfile = tmp_path / "child.pid"
+    # As the bench scripts run: one line and status 130, not a traceback.
     script = ("import sys\n"
-              "from optiq.failure import run_json_program, stop_on_terminate\n"
-              "stop_on_terminate()\n"
-              "try:\n"
+              "from optiq.failure import run_interruptible, run_json_program\n"
+              "def main():\n"
               f"    run_json_program({_launcher(pidfile)!r}, 100, 'the job', 'sleep')\n"
-              "except KeyboardInterrupt:\n"
-              "    sys.exit(130)\n")
-    proc = subprocess.Popen([sys.executable, "-c", script])
+              "sys.exit(run_interruptible(main, 'bench'))\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
     while not (pidfile.exists() and pidfile.read_text().strip()) and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=30) == 130
+    assert proc.stderr.read() == "bench: interrupted\n"
     assert _gone(int(pidfile.read_text()))
