@@ -265,8 +265,11 @@ def fabrics_section(doc, results, plt):
            "bytes are per pair. `leaf-shift` sends each host to the same host of the next leaf switch, "
            "a pattern D-mod-k already spreads, so no plan can gain; a plan that does not promise "
            f"min_gain ({_core.DEFAULT_MIN_GAIN:.0%}) less time than the default route runs on the default route instead "
-           "(\"fell back\"; docs/runtime.md, \"When a plan is not worth it\"). Planning s is the "
-           "planner's wall time on this machine.", ""]
+           "(\"fell back\"; docs/runtime.md, \"When a plan is not worth it\"). `moe` is a mixture-of-experts "
+           "all-to-all: every endpoint to every other, with P/16 seeded hot destinations receiving 8x the bytes "
+           "given. A host has one link, and on these networks what limits the default route is a hot "
+           "destination's own link, which every plan must use: no plan can gain. "
+           "Planning s is the planner's wall time on this machine.", ""]
     for family in dict.fromkeys(r["family"] for r in rows):
         keys = sorted(dict.fromkeys((r["nodes"], r["topology"], r["pattern"], r["bytes"])
                                     for r in rows if r["family"] == family), key=lambda k: k[0])
