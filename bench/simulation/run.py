@@ -167,7 +167,7 @@ LARGE = (256, 1024)
 # every flow crosses the top switches: SimGrid then re-solves one sharing system of all flows at
 # each chunk's completion, and a forwarding plan at 8 MiB per pair ran for over 20 minutes at 256
 # hosts (1 MiB: 1 minute). moe's P(P-1) messages all start at once under MPI_Alltoallv: at 256
-# endpoints 12 GB and 4-5 minutes of wall clock per run, ten times the cost per doubling, so the
+# endpoints 12 GB and 4-17 minutes of wall clock per run, ten times the cost per doubling, so the
 # million messages of 1,024 endpoints are beyond this machine.
 MOE_SIZES = (64, 128, 256)
 FABRIC_PATTERNS = {

@@ -15,6 +15,7 @@ import numpy as np
 from .. import _core
 from . import colgen
 from .master import PathMaster
+from .planners import _weights
 
 # Column generation stops at this relative gap between the master and its dual bound.
 GAP = 1e-6
@@ -75,10 +76,7 @@ def ugal_seconds(workload, progress=None) -> float:
     job_starts = np.concatenate([[0], np.cumsum([len(paths) for paths in lists])])
 
     def price(y, z):
-        weight = np.zeros(net.num_links)
-        for link, value in y.items():
-            weight[link] = value
-        sums = np.concatenate([[0.0], np.cumsum(weight[flat])])
+        sums = np.concatenate([[0.0], np.cumsum(_weights(net.num_links, y)[flat])])
         cost = sums[starts[1:]] - sums[starts[:-1]]
         out = []
         for row, paths in enumerate(lists):
