@@ -79,7 +79,7 @@ def test_bounds_with_unequal_capacities_are_times(optiq_cli, star, tmp_path):
 
 def test_a_switched_graph_simulates_with_its_patterns_on_the_endpoints(optiq_cli, star, tmp_path):
     out = optiq_cli("platform", "--topology", f"graph:{star}", "--out", tmp_path / "x.xml")
-    assert "--routing shortest" in out.stdout
+    assert "--routing shortest" in out.stdout and f"wrote {tmp_path / 'x.so'}, {tmp_path / 'x.net'}" in out.stdout
     assert (tmp_path / "x.hosts").read_text().split() == ["node-1", "node-2", "node-3", "node-4"]
     doc = json.loads(optiq_cli("simulate", "--topology", f"graph:{star}", "--pattern", "random", "--bytes", "1MiB",
                                "--planner", "default,mcf", "--json", cwd=tmp_path).stdout)

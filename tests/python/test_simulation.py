@@ -1,6 +1,7 @@
 """SimGrid simulation: platform routes equal the core's 'simgrid' model; a small case end to end."""
 
 import json
+import subprocess
 import types
 
 import pytest
@@ -82,13 +83,31 @@ def test_explicit_platform_routes_equal_the_model_for_every_pair(tmp_path, spec)
     assert hosts.read_text().split() == [f"node-{v}" for v in net.endpoints]
 
 
-def test_explicit_platforms_are_refused_beyond_their_size_limit(tmp_path):
-    from optiq.random_graph import random_switched_graph
+def test_a_library_platform_of_more_hosts_than_a_route_list_could_hold_routes_as_the_model(tmp_path):
+    # 4,128 hosts: 17 million routes, which a platform listing them could not hold; the library
+    # computes the ones asked for.
+    net = plat.simulated_network("mira:4096+io")
+    platform, hosts = plat.write_platform(net, tmp_path / "p.xml")
+    assert platform.suffix == ".so" and len(plat.hosts_of(net)) == 4128
+    assert platform.with_suffix(".net").stat().st_size < 10_000  # capacities as runs, not one line per link
+    routing = _core.make_routing(plat.routing_of(net), net)
+    sources = [0, 1234, 4095, 4096, 4127]  # compute nodes and I/O nodes
+    simgrid = smpi.simgrid_routes(platform, [f"node-{v}" for v in sources])
+    vertices = plat.hosts_of(net)
+    for a in sources:
+        for b in vertices[::97] + sources:
+            if a != b:
+                assert simgrid[(f"node-{a}", f"node-{b}")] == [net.link_name(l) for l in routing.route(a, b)]
 
-    path = tmp_path / "big.json"
-    path.write_text(json.dumps(random_switched_graph(4, plat.MAX_EXPLICIT_HOSTS + 1, seed=1)))
-    with pytest.raises(_core.Error, match="at most 2048"):
-        plat.write_platform(plat.simulated_network(f"graph:{path}"), tmp_path / "p.xml")
+
+def test_a_library_platform_refuses_a_description_of_another_network(tmp_path):
+    net = plat.simulated_network("bgq:4x4x2x2x2+io")
+    platform, _ = plat.write_platform(net, tmp_path / "p.xml")
+    description = platform.with_suffix(".net")
+    description.write_text(description.read_text().replace("spec bgq:4x4x2x2x2+io", "spec bgq:4x4x2x2x4+io"))
+    with pytest.raises(subprocess.CalledProcessError) as failed:
+        smpi.simgrid_routes(platform, ["node-0"])
+    assert "is not the network the platform was written for" in failed.value.stderr
 
 
 def test_a_switched_network_simulates_end_to_end(optiq_cli, tmp_path):

@@ -14,13 +14,15 @@ or ``DRAGONFLY`` cluster with the same topo_parameters: host ``node-<i>`` is end
 the network's links carry SimGrid's link names, so the core's ``simgrid`` routing model routes
 exactly as SimGrid does.
 
-Any other network (a graph file, BG/Q with its I/O side) becomes a ``Full`` zone that lists
-every route: one host ``node-<v>`` per vertex that is not a switch, one SimGrid link per
-directed link (named as in the network, its own capacity, shared by the flows that cross it),
-and for every ordered pair of hosts the links of the network's default route. SimGrid then
-routes exactly as the model, by construction; the file grows with the square of the hosts.
-An I/O node's host has a disk (``IO_DISK_BANDWIDTH`` for reads and writes unless told
-otherwise) on which SMPI's MPI-IO charges the time of what a rank there writes.
+Any other network (a graph file, BG/Q with its I/O side) becomes a platform library:
+``NAME.so``, a copy of optiq's ``liboptiq-platform.so`` (src/simulation/platform_library.cpp),
+which smpirun loads as ``-platform NAME.so``, and ``NAME.net`` beside it, the network's spec,
+digest and link capacities. It builds one host ``node-<v>`` per vertex that is not a switch, one
+SimGrid link per directed link (named as in the network, its own capacity, shared by the flows
+that cross it), and computes each route SimGrid asks for with the network's own routing model:
+SimGrid routes exactly as the model, by construction, and memory grows with the links, not with
+the square of the hosts. An I/O node's host has a disk (``IO_DISK_BANDWIDTH`` for reads and
+writes unless told otherwise) on which SMPI's MPI-IO charges the time of what a rank there writes.
 
 The hostfile lists one host per rank, ranks on the endpoints in ascending order.
 """
@@ -28,11 +30,12 @@ The hostfile lists one host per rank, ranks on the endpoints in ascending order.
 from __future__ import annotations
 
 import math
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import quoteattr
 
 from .. import _core
+from .smpi import platform_library
 
 ROUTING = "simgrid"  # the routing model of a torus platform
 CLUSTER = "torus"  # SimGrid names the links "<cluster>_link_from_<a>_to_<b>_UP|DOWN"
@@ -48,10 +51,6 @@ def torus_of(network: _core.Network) -> _core.TorusShape:
     if network.torus is None:
         raise _core.Error(f"the SimGrid platform writer needs a torus or mesh network, not '{network.spec}'")
     return network.torus
-
-
-# Explicit routes grow with the square of the hosts: 2,048 hosts is 4 million routes.
-MAX_EXPLICIT_HOSTS = 2048
 
 
 def cluster_of(network: _core.Network) -> tuple | None:
@@ -142,27 +141,13 @@ class Layout:
         return f"{CLUSTER}_link_from_{self.host_index(owner)}_to_{self.host_index(plus)}_{end}"
 
 
-def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None,
-                 disk_bandwidth: float = IO_DISK_BANDWIDTH) -> str:
-    """The platform file's text (see :func:`write_platform`)."""
-    return "".join(_platform_parts(network, latency, link_bandwidth, disk_bandwidth))
-
-
-def _platform_parts(network: _core.Network, latency: float, link_bandwidth: float | None,
-                    disk_bandwidth: float = IO_DISK_BANDWIDTH):
+def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None) -> str:
+    """The platform file's text for a torus, fat-tree or dragonfly (see :func:`write_platform`)."""
     header = ("<?xml version='1.0'?>\n"
               '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
               '<platform version="4.1">\n')
     if cluster_of(network) is not None:
-        yield header
-        yield from _cluster_zone(network, latency, link_bandwidth)
-        yield "</platform>\n"
-        return
-    if network.torus is None:
-        yield header
-        yield from _explicit_zone(network, latency, disk_bandwidth)
-        yield "</platform>\n"
-        return
+        return header + "".join(_cluster_zone(network, latency, link_bandwidth)) + "</platform>\n"
     # One TORUS cluster, split-duplex links, no limiter. A message a rank sends to itself (a
     # node that is its own destination, as in the subset pattern) crosses a loopback link as
     # fast as a memory copy; SimGrid refuses an empty route.
@@ -170,7 +155,7 @@ def _platform_parts(network: _core.Network, latency: float, link_bandwidth: floa
     bandwidth = link_bandwidth or network.link_bandwidth
     n = network.num_endpoints
     params = ",".join(str(s) for s in layout.simgrid_dims)
-    yield (
+    return (
         header +
         f"  <!-- optiq platform for {network.spec}: SimGrid dimensions in routing order "
         f"{''.join(chr(65 + d) for d in layout.order)}; routes equal optiq's '{ROUTING}' model -->\n"
@@ -181,6 +166,11 @@ def _platform_parts(network: _core.Network, latency: float, link_bandwidth: floa
         '             loopback_bw="100GBps" loopback_lat="0s"/>\n'
         "  </zone>\n"
         "</platform>\n")
+
+
+def is_library_platform(network: _core.Network) -> bool:
+    """Whether the network's platform is optiq's platform library rather than an XML file."""
+    return network.torus is None and cluster_of(network) is None
 
 
 def _cluster_zone(network: _core.Network, latency: float, link_bandwidth: float | None):
@@ -207,39 +197,27 @@ def hosts_of(network: _core.Network) -> list:
     return [v for v in range(network.num_vertices) if network.kind(v) != "switch"]
 
 
-def _host_element(network: _core.Network, v: int, disk_bandwidth: float) -> str:
-    if network.kind(v) != "io" or math.isinf(disk_bandwidth):
-        return f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"/>\n'
-    # SMPI's MPI-IO refuses a write to a full disk: "size" is far beyond any run's bytes.
-    return (f'    <host id="{HOST_PREFIX}{v}" speed="1Gf"><disk id="disk" read_bw="{disk_bandwidth:.9g}Bps" '
-            f'write_bw="{disk_bandwidth:.9g}Bps"><prop id="size" value="1PiB"/><prop id="mount" value="/"/>'
-            '</disk></host>\n')
+def hosts_of(network: _core.Network) -> list:
+    """Vertices with a host on a library platform: every vertex that is not a switch."""
+    return [v for v in range(network.num_vertices) if network.kind(v) != "switch"]
 
 
-def _explicit_zone(network: _core.Network, latency: float, disk_bandwidth: float):
-    hosts = hosts_of(network)
-    if len(hosts) > MAX_EXPLICIT_HOSTS:
-        raise _core.Error(f"{network.spec} has {len(hosts)} endpoints and I/O nodes; a platform with explicit "
-                          f"routes is written for at most {MAX_EXPLICIT_HOSTS} (its routes grow with the square)")
-    routing = _core.make_routing(network.default_routing, network)
-    names = [quoteattr(network.link_name(l)) for l in range(network.num_links)]
-    yield (f"  <!-- optiq platform for {network.spec}: every route listed, equal to optiq's "
-           f"'{network.default_routing}' model -->\n"
-           '  <zone id="world" routing="Full">\n')
-    yield "".join(_host_element(network, v, disk_bandwidth) for v in hosts)
-    yield "".join(f'    <link id={names[l]} bandwidth="{network.capacity(l):.9g}Bps" latency="{latency:.6g}s"/>\n'
-                  for l in range(network.num_links))
-    # Messages a rank sends to itself cross a loopback link as fast as a memory copy.
-    yield "".join(f'    <link id="loopback-{v}" bandwidth="100GBps" latency="0s"/>\n' for v in hosts)
-    for a in hosts:
-        lines = [f'    <route src="{HOST_PREFIX}{a}" dst="{HOST_PREFIX}{a}" symmetrical="NO">'
-                 f'<link_ctn id="loopback-{a}"/></route>\n']
-        for b in hosts:
-            if a != b:
-                links = "".join(f"<link_ctn id={names[l]}/>" for l in routing.route(a, b))
-                lines.append(f'    <route src="{HOST_PREFIX}{a}" dst="{HOST_PREFIX}{b}" symmetrical="NO">{links}</route>\n')
-        yield "".join(lines)
-    yield "  </zone>\n"
+def _description(network: _core.Network, latency: float, disk_bandwidth: float) -> str:
+    """What the platform library reads beside itself (NAME.net): the network by its spec, checked
+    by its digest, with every link's capacity as runs of equal values."""
+    spec = network.spec
+    if spec.startswith("graph:"):  # the library may run elsewhere: the file by its absolute path
+        spec = "graph:" + str(Path(spec[len("graph:"):]).resolve())
+    runs, caps = [], network.capacities
+    for c in caps:
+        if runs and runs[-1][1] == c:
+            runs[-1][0] += 1
+        else:
+            runs.append([1, c])
+    disk = "inf" if math.isinf(disk_bandwidth) else repr(float(disk_bandwidth))
+    return (f"# optiq platform for {network.spec}: smpirun -platform {'{'}this name{'}'}.so reads this file\n"
+            f"spec {spec}\ndigest {network.digest}\nlatency {float(latency)!r}\ndisk_bandwidth {disk}\n"
+            f"capacities {len(caps)}\n" + "".join(f"{n} {float(c)!r}\n" for n, c in runs))
 
 
 def host_namer(network: _core.Network):
@@ -265,15 +243,21 @@ def append_io_ranks(network: _core.Network, hosts: Path) -> int:
 def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-8,
                    link_bandwidth: float | None = None, ranks_per_node: int = 1,
                    disk_bandwidth: float = IO_DISK_BANDWIDTH) -> tuple:
-    """Writes ``out`` and its hostfile (same name, ``.hosts``); returns both paths.
+    """Writes the platform for ``network`` at ``out`` and its hostfile (same name, ``.hosts``);
+    returns both paths. A torus, fat-tree or dragonfly gets an XML file at ``out``; any other
+    network the platform library, ``out`` with the suffix ``.so``, and its description (``.net``),
+    whose links keep the network's capacities (``link_bandwidth`` applies to XML platforms).
     ``disk_bandwidth``: bytes/s of each I/O node's disk (inf: no disk)."""
     out = Path(out)
-    if not out.name or out.suffix == ".hosts":
+    if not out.name or out.suffix in (".hosts", ".net"):
         raise _core.Error(f"platform file name '{out}' leaves no name for its .hosts file")
     out.parent.mkdir(parents=True, exist_ok=True)
-    with open(out, "w") as f:  # piece by piece: explicit routes make large files
-        for part in _platform_parts(network, latency, link_bandwidth, disk_bandwidth):
-            f.write(part)
+    if is_library_platform(network):
+        out = out.with_suffix(".so")
+        shutil.copyfile(platform_library(), out)
+        out.with_suffix(".net").write_text(_description(network, latency, disk_bandwidth))
+    else:
+        out.write_text(platform_xml(network, latency, link_bandwidth))
     hosts = out.with_suffix(".hosts")
     hosts.write_text(hostfile_text(network, ranks_per_node))
     return out, hosts

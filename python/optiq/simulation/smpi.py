@@ -83,6 +83,13 @@ def simroutes() -> Path:
     return _tool("OPTIQ_SIMROUTES", _bin_dir() / "optiq-simroutes", "optiq-simroutes")
 
 
+def platform_library() -> Path:
+    """The SimGrid platform library for networks without an XML platform
+    (src/simulation/platform_library.cpp): $OPTIQ_PLATFORM_LIBRARY, else the installed one."""
+    return _tool("OPTIQ_PLATFORM_LIBRARY", _bin_dir().parent / "lib" / "liboptiq-platform.so",
+                 "the SimGrid platform library")
+
+
 def smpirun() -> str:
     exe = shutil.which("smpirun")
     if not exe:
