@@ -151,7 +151,9 @@ def _sparse(rows) -> list:
 def _hacc(rows) -> list:
     out = ["## HACC-IO aggregation to the bridge nodes (thesis 6.5.3, Fig. 19)", "",
            "8 ranks per node, 700-800 KB per rank gathered on each node, every node's bytes to the bridge its "
-           "route to the I/O node enters through. The thesis measured heu2 at 1.6x-3x MPI_Alltoallv on Mira.", ""]
+           "route to the I/O node enters through. The thesis measured heu2 at 1.6x-3x MPI_Alltoallv on Mira. "
+           "Mira's smallest partition has 512 nodes: the 256-node job holds the first half of one "
+           "(a 2x4x4x4x2 sub-block, two psets with their four bridges).", ""]
     sim = sorted((r for r in rows if r.get("kind", "simulated") == "simulated"), key=_run_order)
     if sim:
         out += _simulated_table(sim, "nodes") + [""]

@@ -12,7 +12,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
              at --simulate nodes (default 512 and 1024)
   placement-sim  the placement benchmark simulated (both phases, mcf, data scaled by 1/8)
   hacc       HACC-IO (8 ranks/node, 700-800 KB per rank) gathered on every node and sent to its
-             bridge node (thesis 6.5.3, Fig. 19) at 512-4096 nodes: MPI_Alltoallv against optiq,
+             bridge node (thesis 6.5.3, Fig. 19) at 256-4096 nodes: MPI_Alltoallv against optiq,
              simulated at --simulate nodes, predicted at the others
   local      the library on this machine (optiq io-bench): HACC-IO AoS/SoA and a 1-D array,
              optiq's collective write against MPI_File_write_at_all on tmpfs and disk (local.py)
@@ -52,6 +52,9 @@ RESULTS = HERE / "results"
 PLANNERS = ["default", "heu2", "mcf", "maxflow"]
 HACC_PARTICLES = "uniform:18400:21000"  # 700-800 KB per rank at 38 bytes per particle
 HACC_PLANNERS = ["heu2", "mcf", "maxflow"]
+# Mira's smallest partition. The thesis ran HACC-IO from 256 nodes (2,048 cores) up: a smaller
+# job is placed on the first node ids of one partition, half of it a 2x4x4x4x2 sub-block.
+MIRA_PARTITION_MIN = 512
 
 
 def log(text: str) -> None:
@@ -151,10 +154,16 @@ def stage_sparse(args) -> list:
     return rows
 
 
+def hacc_partition(nodes: int) -> int:
+    """The Mira partition a HACC-IO job of ``nodes`` nodes runs on."""
+    return max(nodes, MIRA_PARTITION_MIN)
+
+
 def bridge_jobs(nodes: int, seed: int) -> list:
     """Every node's HACC data (its 8 ranks gathered) to the bridge its route to the I/O node
-    enters through; a bridge keeps its own."""
-    net, routing = network(nodes)
+    enters through; a bridge keeps its own. The job holds the first ``nodes`` nodes of its
+    partition; their bridges may lie outside them."""
+    net, routing = network(hacc_partition(nodes))
     data = io_data(nodes, 8, None, 1.0, seed, hacc=HACC_PARTICLES)
     io_of = _core.io_nodes_of_endpoints(net, routing)
     jobs = []
@@ -169,17 +178,20 @@ def bridge_jobs(nodes: int, seed: int) -> list:
 def stage_hacc(args) -> list:
     rows = []
     with tempfile.TemporaryDirectory(prefix="optiq-io-") as tmp:
-        for nodes in args.nodes or (512, 1024, 2048, 4096):
-            log(f"hacc: mira:{nodes}, 8 ranks/node, {HACC_PARTICLES} particles per rank, to the bridge nodes")
+        for nodes in args.nodes or (256, 512, 1024, 2048, 4096):
+            partition = hacc_partition(nodes)
+            log(f"hacc: {nodes} nodes of mira:{partition}, 8 ranks/node, {HACC_PARTICLES} particles per rank, "
+                "to the bridge nodes")
             jobs = bridge_jobs(nodes, args.seed)
+            label = {"nodes": nodes, "partition": partition}
             if nodes in args.simulate:
                 rows += [{**r, "kind": "simulated"} for r in
-                         simulated_rows(nodes, jobs, {"nodes": nodes}, args.planners or HACC_PLANNERS, Path(tmp))]
+                         simulated_rows(partition, jobs, label, args.planners or HACC_PLANNERS, Path(tmp))]
             else:
-                net = _core.parse_network(f"mira:{nodes}")
+                net = _core.parse_network(f"mira:{partition}")
                 workload = Workload(net, _core.make_routing("bgq", net), jobs, "hacc")
                 for r in run_planners(workload, ["default"] + HACC_PLANNERS, PlannerOptions()):
-                    rows.append({"nodes": nodes, "bytes": sum(j.bytes for j in jobs), "kind": "predicted",
+                    rows.append({**label, "bytes": sum(j.bytes for j in jobs), "kind": "predicted",
                                  "planner": r.planner, "predicted_seconds": r.metrics.predicted_seconds,
                                  "planning_seconds": r.seconds})
                     log(f"  {r.planner:8} predicted {r.metrics.predicted_seconds * 1e3:8.3f} ms ({r.seconds:.1f} s to plan)")
@@ -224,7 +236,7 @@ STAGES = {"placement": stage_placement, "buffers": stage_buffers, "sparse": stag
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("stage", choices=list(STAGES) + ["all", "report"])
-    parser.add_argument("--nodes", default=None, help="comma-separated node counts (sparse: 512..4096; hacc: 512,1024)")
+    parser.add_argument("--nodes", default=None, help="comma-separated node counts (sparse and hacc: 512..4096, hacc also 256)")
     parser.add_argument("--simulate", default="512,1024",
                         help="sparse and hacc: node counts simulated, the others only predicted (default: 512,1024)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
