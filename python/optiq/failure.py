@@ -45,14 +45,18 @@ def stop_on_terminate() -> None:
 
 
 def run_interruptible(main, name: str) -> int:
-    """Runs a script's ``main`` with SIGTERM stopping it as Ctrl-C does (stop_on_terminate), and
-    either ending with one line and status 130 instead of a traceback."""
+    """Runs a script's ``main`` with SIGTERM stopping it as Ctrl-C does (stop_on_terminate).
+    Either ends with one line and status 130, and an optiq.Error with one line and status 1,
+    instead of a traceback."""
     stop_on_terminate()
     try:
         return main() or 0
     except KeyboardInterrupt:
         sys.stderr.write(f"{name}: interrupted\n")
         return 130
+    except _core.Error as e:
+        sys.stderr.write(f"{name}: error: {e}\n")
+        return 1
 
 
 def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> dict:
@@ -83,6 +87,9 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
     if errors:
         raise _core.Error(errors[0].split(marker, 1)[1])
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    if not lines and proc.returncode in (-signal.SIGKILL, 128 + signal.SIGKILL):  # a shell reports its child's kill
+        raise _core.Error(f"{what} was killed (SIGKILL), which is how Linux stops a program when memory runs out: "
+                          "run it alone or on a smaller case")
     if not lines:
         raise _core.Error(f"{what} failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
     result = json.loads(lines[-1])

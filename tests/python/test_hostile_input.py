@@ -211,3 +211,20 @@ def test_a_terminated_program_stops_its_jobs(tmp_path):
     assert proc.wait(timeout=30) == 130
     assert proc.stderr.read() == "bench: interrupted\n"
     assert _gone(int(pidfile.read_text()))
+
+def test_a_killed_job_is_reported_as_such():
+    """The out-of-memory killer's SIGKILL reaches a launcher's child; the shell reports 137."""
+    for cmd in (["sh", "-c", "kill -9 $$"], ["sh", "-c", "sh -c 'kill -9 $$'"]):
+        with pytest.raises(optiq.Error, match=r"^the job was killed \(SIGKILL\), which is how Linux stops a "
+                                              r"program when memory runs out"):
+            run_json_program(cmd, 10, "the job", "sh")
+
+
+def test_a_bench_script_ends_an_error_with_one_line():
+    script = ("import sys, optiq\n"
+              "from optiq.failure import run_interruptible\n"
+              "def main():\n"
+              "    raise optiq.Error('no such stage')\n"
+              "sys.exit(run_interruptible(main, 'bench'))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stderr == "bench: error: no such stage\n"
