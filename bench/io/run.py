@@ -63,7 +63,9 @@ def log(text: str) -> None:
 
 ROW_KEYS = ("nodes", "distribution", "placement", "planner", "kind", "aggregators", "buffer_mib", "phase", "files",
             "layout", "per_rank", "variant", "disk_bandwidth", "ranks_per_node")
-KEY_DEFAULTS = {"kind": "simulated", "ranks_per_node": 1}  # what rows without the field meant
+# What rows without the field meant: library-sim rows from before its sweeps ran 16 aggregators
+# with 16 MiB buffers.
+KEY_DEFAULTS = {"kind": "simulated", "ranks_per_node": 1, "aggregators": 16, "buffer_mib": 16}
 
 
 def save(stage: str, rows: list, seconds: float) -> None:
