@@ -215,7 +215,7 @@ def _description(network: _core.Network, latency: float, disk_bandwidth: float) 
         else:
             runs.append([1, c])
     disk = "inf" if math.isinf(disk_bandwidth) else repr(float(disk_bandwidth))
-    return (f"# optiq platform for {network.spec}: smpirun -platform {'{'}this name{'}'}.so reads this file\n"
+    return (f"# optiq platform for {network.spec}, read by the platform library NAME.so beside this NAME.net\n"
             f"spec {spec}\ndigest {network.digest}\nlatency {float(latency)!r}\ndisk_bandwidth {disk}\n"
             f"capacities {len(caps)}\n" + "".join(f"{n} {float(c)!r}\n" for n, c in runs))
 
