@@ -122,11 +122,11 @@ def write_requests(jobs: list, path: Path) -> str:
     return str(path)
 
 
-def simulated_rows(nodes: int, jobs: list, label: dict, planners: list, tmp: Path) -> list:
+def simulated_rows(nodes: int, jobs: list, label: dict, planners: list, tmp: Path, timeout: float) -> list:
     """MPI_Alltoallv and optiq with each planner moving `jobs` on the simulated torus of mira:N."""
     requests = write_requests(jobs, tmp / f"requests-{nodes}-{len(jobs)}.txt")
     rows = []
-    for r in simulate(Setup(f"mira:{nodes}", requests=requests), planners):
+    for r in simulate(Setup(f"mira:{nodes}", requests=requests, timeout=timeout), planners):
         rows.append({**label, "bytes": sum(j.bytes for j in jobs), **{k: r[k] for k in ("planner", "simulated_seconds", "predicted_seconds", "wall_seconds")
                                  if k in r}})
         log(f"  {r['planner']:14} {r['simulated_seconds'] * 1e3:9.3f} ms simulated "
@@ -151,7 +151,7 @@ def stage_sparse(args) -> list:
                     placed = [_core.place_aggregators("topology-aware", net, routing, g) for g in groups]
                     jobs = _core.aggregation_jobs(groups, placed)[0]
                     rows += [{**r, "kind": "simulated"} for r in
-                             simulated_rows(nodes, jobs, label, PLANNERS, Path(tmp))]
+                             simulated_rows(nodes, jobs, label, PLANNERS, Path(tmp), args.timeout)]
                 save("sparse", rows, 0)
     return rows
 
@@ -188,7 +188,8 @@ def stage_hacc(args) -> list:
             label = {"nodes": nodes, "partition": partition}
             if nodes in args.simulate:
                 rows += [{**r, "kind": "simulated"} for r in
-                         simulated_rows(partition, jobs, label, args.planners or HACC_PLANNERS, Path(tmp))]
+                         simulated_rows(partition, jobs, label, args.planners or HACC_PLANNERS, Path(tmp),
+                                         args.timeout)]
             else:
                 net = _core.parse_network(f"mira:{partition}")
                 workload = Workload(net, _core.make_routing("bgq", net), jobs, "hacc")
@@ -244,6 +245,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1, help="seed of the data sizes (default: 1)")
     parser.add_argument("--planners", default=None,
                         help="hacc: planners simulated (default: heu2,mcf,maxflow; MPI_Alltoallv always runs)")
+    parser.add_argument("--timeout", type=float, default=Setup.timeout,
+                        help="sparse and hacc: wall-clock seconds one simulated run may take (default: %(default).0f; "
+                             "a 2,048-node HACC-IO run takes 23-58 minutes)")
     parser.add_argument("--files", default="pset,shared", help="library-sim: pset, shared or both (default)")
     parser.add_argument("--sizes", default="1000000,4000000,16000000",
                         help="library-sim: bytes per node (default: 1, 4 and 16 MB)")
