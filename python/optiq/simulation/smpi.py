@@ -20,7 +20,8 @@ The model settings, and why (docs/simulation.md has the longer story):
 - ``smpi/bcast:binomial_tree``: SMPI 3.32's Open MPI bcast selection takes about 18 s of wall
   clock per call on 512 ranks, and every MPI_Comm_dup broadcasts once; the binomial tree takes 10 ms.
 - ``smpi/privatization:no``: the runtime keeps no global mutable state, so ranks need no copies of
-  the program; ``smpi/shared-malloc-blocksize`` lets shared buffers of 1024 ranks fit in memory.
+  the program (its table of parsed networks is then shared by every simulated rank's context, on
+  purpose); ``smpi/shared-malloc-blocksize`` lets shared buffers of 1024 ranks fit in memory.
 """
 
 from __future__ import annotations

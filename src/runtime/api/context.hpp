@@ -17,7 +17,7 @@ struct optiq_context {
   bool ready = false;  // false: creation failed; only the error message is usable
   std::string error;
   optiq::rt::Comms comms;
-  std::unique_ptr<optiq::Network> topo;
+  std::shared_ptr<const optiq::Network> topo;  // shared with the process's other contexts on it
   std::unique_ptr<optiq::RoutingModel> routing;
   std::unique_ptr<optiq::Placement> placement;
   optiq::rt::PlanningSetup setup;

@@ -5,6 +5,7 @@
 
 #include "../engine/cpu_costs.hpp"
 #include "context.hpp"
+#include "shared_network.hpp"
 #include "optiq/error.hpp"
 #include "optiq/fallback.hpp"
 #include "optiq/planner.hpp"
@@ -42,7 +43,7 @@ std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size
 
 void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
   try {
-    ctx->topo = std::make_unique<Network>(parse_network(topology));
+    ctx->topo = rt::shared_network(topology);
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
     std::vector<NodeId> map;
     if (o.rank_to_node) map.assign(o.rank_to_node, o.rank_to_node + size);
