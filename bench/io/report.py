@@ -236,14 +236,14 @@ SEED_PEAKS = {1024: 22.4, 4096: 89.6}  # tessier2016: Mira's estimated peak, GBp
 
 
 def _library_sim(rows) -> list:
-    from library_sim import __doc__ as what
+    from library_sim import VARIANTS, __doc__ as what
 
     out = ["## The library simulated (optiq/io.h in SMPI on mira:N+io)", "", what.strip(), "",
            "GB/s of HACC-IO written per configuration (one rank per node unless a title says \"x R ranks\", each "
            "then with its share of the node's data; per-node data as given). "
            "tessier2016 on Mira, 16 ranks per node: 90% of an estimated 22.4 GBps peak at 1,024 nodes "
            "and of 89.6 GBps at 4,096, one file per pset.", ""]
-    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    variants = list(VARIANTS)  # columns in a fixed order, whichever run was merged last
     disks = sorted(set(r.get("disk_bandwidth") for r in rows), key=lambda d: (d is None, d or 0))
     nodes_run = sorted(set(r["nodes"] for r in rows))
     rpns = sorted(set(r.get("ranks_per_node", 1) for r in rows))
