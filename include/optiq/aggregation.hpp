@@ -42,6 +42,9 @@ struct IoGroup {
 // (tests/cpp/test_aggregation.cpp checks it). Throws optiq::Error when the network has no I/O
 // vertex or an endpoint reaches none.
 std::vector<NodeId> io_nodes_of_endpoints(const Network& net, const RoutingModel& routing);
+// The same for one endpoint, in time proportional to the I/O vertices rather than to the whole
+// network: what a rank asks about its own node.
+NodeId io_node_of_endpoint(const Network& net, const RoutingModel& routing, NodeId endpoint);
 
 // How ranks lay their data out in each group's file.
 enum class FileLayout {

@@ -19,26 +19,43 @@ Bytes IoGroup::file_bytes() const {
   return end;
 }
 
-std::vector<NodeId> io_nodes_of_endpoints(const Network& net, const RoutingModel& routing) {
+namespace {
+
+std::vector<NodeId> io_vertices(const Network& net) {
   std::vector<NodeId> ios;
   for (NodeId v = 0; v < net.num_vertices(); ++v)
     if (net.kind(v) == VertexKind::Io) ios.push_back(v);
   if (ios.empty())
     throw Error("'" + net.spec() + "' has no I/O nodes (BG/Q's I/O side is mira:N+io or bgq:AxBxCxDxE+io)");
+  return ios;
+}
+
+NodeId nearest_io(const Network& net, const RoutingModel& routing, const std::vector<NodeId>& ios, NodeId node) {
+  NodeId best = -1;
+  std::size_t best_hops = 0;
+  for (NodeId io : ios) {
+    const std::size_t hops = routing.route(node, io).size();
+    if (hops == 0) continue;  // no route
+    if (best < 0 || hops < best_hops) best = io, best_hops = hops;
+  }
+  if (best < 0) throw Error("node " + std::to_string(node) + " of '" + net.spec() + "' reaches no I/O node");
+  return best;
+}
+
+}  // namespace
+
+std::vector<NodeId> io_nodes_of_endpoints(const Network& net, const RoutingModel& routing) {
+  const std::vector<NodeId> ios = io_vertices(net);
   std::vector<NodeId> of;
   of.reserve(net.endpoints().size());
-  for (NodeId node : net.endpoints()) {
-    NodeId best = -1;
-    std::size_t best_hops = 0;
-    for (NodeId io : ios) {
-      const std::size_t hops = routing.route(node, io).size();
-      if (hops == 0) continue;  // no route
-      if (best < 0 || hops < best_hops) best = io, best_hops = hops;
-    }
-    if (best < 0) throw Error("node " + std::to_string(node) + " of '" + net.spec() + "' reaches no I/O node");
-    of.push_back(best);
-  }
+  for (NodeId node : net.endpoints()) of.push_back(nearest_io(net, routing, ios, node));
   return of;
+}
+
+NodeId io_node_of_endpoint(const Network& net, const RoutingModel& routing, NodeId endpoint) {
+  if (!net.contains(endpoint) || net.kind(endpoint) != VertexKind::Endpoint)
+    throw Error("vertex " + std::to_string(endpoint) + " is not an endpoint of '" + net.spec() + "'");
+  return nearest_io(net, routing, io_vertices(net), endpoint);
 }
 
 namespace {

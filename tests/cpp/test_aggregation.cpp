@@ -38,6 +38,17 @@ TEST(Aggregation, EveryNodeWritesThroughItsPsetsIoNode) {
                Error);
 }
 
+TEST(Aggregation, OneEndpointsIoNodeIsTheOneTheWholeMappingGives) {
+  const Fixture f("mira:1024+io");
+  const auto of = io_nodes_of_endpoints(f.net, *f.routing);
+  for (NodeId v = 0; v < 1024; ++v) ASSERT_EQ(io_node_of_endpoint(f.net, *f.routing, v), of[v]) << "node " << v;
+  EXPECT_THROW(io_node_of_endpoint(f.net, *f.routing, 1024), Error);  // an I/O node, not an endpoint
+  EXPECT_THROW(io_node_of_endpoint(f.net, *f.routing, -1), Error);
+  EXPECT_THROW(io_node_of_endpoint(f.net, *f.routing, f.net.num_vertices()), Error);
+  const Network plain = parse_network("mira:512");
+  EXPECT_THROW(io_node_of_endpoint(plain, *make_routing("bgq", plain), 0), Error);
+}
+
 TEST(Aggregation, AosKeepsEachRanksBytesTogetherInRankOrder) {
   const Fixture f(kPset);
   // Two ranks per node; rank 3 holds nothing.

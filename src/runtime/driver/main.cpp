@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "optiq/error.hpp"
 #include "optiq/network.hpp"
 #include "optiq/optiq.h"
+#include "runtime/api/shared_network.hpp"
 #include "util/json.hpp"
 #include "workload.hpp"
 
@@ -112,7 +114,8 @@ unsigned long long max_all(unsigned long long x, MPI_Comm job_comm) {
 // Ranks for a simulation of I/O: the first ones on the endpoints, ranks_per_node each, then one
 // on each I/O node in vertex order, which receives (or sends) that node's bytes.
 std::vector<int> io_rank_map(const std::string& topology, int ranks_per_node, int size) {
-  const Network net = parse_network(topology);
+  const std::shared_ptr<const Network> shared = rt::shared_network(topology);  // one parse for all simulated ranks
+  const Network& net = *shared;
   std::vector<int> ios;
   for (NodeId v = 0; v < net.num_vertices(); ++v)
     if (net.kind(v) == VertexKind::Io) ios.push_back(v);

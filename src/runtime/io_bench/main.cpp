@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -19,6 +20,7 @@
 #include "optiq/io.h"
 #include "optiq/routing.hpp"
 #include "reference.hpp"
+#include "runtime/api/shared_network.hpp"
 #include "runtime/io/memory.hpp"
 #include "workload.hpp"
 
@@ -44,16 +46,18 @@ double median(std::vector<double> v) {
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-// The simulated I/O nodes: their count, and the world rank serving each endpoint's I/O node.
+// The simulated I/O nodes: their count, and the world rank serving this rank's I/O node (a
+// compute rank's; -1 on the servers themselves).
 struct IoRanks {
   int servers = 0;
-  std::vector<int> server_of_endpoint;
+  int server = -1;
 };
 
-IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node) {
+IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node, int rank) {
   IoRanks out;
   try {
-    const optiq::Network net = optiq::parse_network(topology);
+    const std::shared_ptr<const optiq::Network> shared = optiq::rt::shared_network(topology);
+    const optiq::Network& net = *shared;
     std::vector<optiq::NodeId> ios;
     for (optiq::NodeId v = 0; v < net.num_vertices(); ++v)
       if (net.kind(v) == optiq::VertexKind::Io) ios.push_back(v);
@@ -64,8 +68,10 @@ IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node) {
            " per node plus its " + std::to_string(ios.size()) + " I/O nodes");
     const auto routing = optiq::make_routing(net.default_routing(), net);
     out.servers = int(ios.size());
-    for (optiq::NodeId io : optiq::io_nodes_of_endpoints(net, *routing))
-      out.server_of_endpoint.push_back(int(compute) + int(std::lower_bound(ios.begin(), ios.end(), io) - ios.begin()));
+    if (rank < compute) {
+      const optiq::NodeId io = optiq::io_node_of_endpoint(net, *routing, net.endpoints()[std::size_t(rank / ranks_per_node)]);
+      out.server = int(compute) + int(std::lower_bound(ios.begin(), ios.end(), io) - ios.begin());
+    }
   } catch (const std::exception& e) {
     fail(e.what());
   }
@@ -248,7 +254,7 @@ int main(int argc, char** argv) {
   int compute = np;
   if (a.io_ranks) {
     if (a.topology.empty()) fail("--io-ranks needs a --topology with I/O nodes (mira:N+io)");
-    io = io_ranks_of(a.topology, np, a.ranks_per_node);
+    io = io_ranks_of(a.topology, np, a.ranks_per_node, rank);
     compute = np - io.servers;
     MPI_Comm_dup(MPI_COMM_WORLD, &fwd_comm);
     MPI_Comm_split(MPI_COMM_WORLD, rank < compute ? 0 : 1, rank, &job);
@@ -261,7 +267,7 @@ int main(int argc, char** argv) {
     optiq::iobench::Forwarder forwarder;
     if (a.io_ranks) {
       forwarder.comm = fwd_comm;
-      forwarder.server = io.server_of_endpoint[std::size_t(rank / a.ranks_per_node)];
+      forwarder.server = io.server;
     }
     m = run_job(a, job, a.io_ranks ? &forwarder : nullptr);
     if (a.io_ranks) optiq::iobench::finish(forwarder, compute, io.servers);
