@@ -13,6 +13,7 @@
 #include "optiq/error.hpp"
 #include "optiq/network.hpp"
 #include "optiq/optiq.h"
+#include "runtime/api/io_rank_layout.hpp"
 #include "runtime/api/shared_network.hpp"
 #include "util/json.hpp"
 #include "workload.hpp"
@@ -111,23 +112,14 @@ unsigned long long max_all(unsigned long long x, MPI_Comm job_comm) {
   return s;
 }
 
-// Ranks for a simulation of I/O: the first ones on the endpoints, ranks_per_node each, then one
-// on each I/O node in vertex order, which receives (or sends) that node's bytes.
+// Ranks for a simulation of I/O (io_rank_layout): world rank -> the vertex it sits on.
 std::vector<int> io_rank_map(const std::string& topology, int ranks_per_node, int size) {
   const std::shared_ptr<const Network> shared = rt::shared_network(topology);  // one parse for all simulated ranks
   const Network& net = *shared;
-  std::vector<int> ios;
-  for (NodeId v = 0; v < net.num_vertices(); ++v)
-    if (net.kind(v) == VertexKind::Io) ios.push_back(v);
-  const long long on_endpoints = static_cast<long long>(size) - static_cast<long long>(ios.size());
-  if (ios.empty() || on_endpoints < 1 ||
-      on_endpoints > static_cast<long long>(net.endpoints().size()) * ranks_per_node)
-    throw Error("--io-ranks: " + std::to_string(size) + " ranks do not fit " + topology + "'s " +
-                std::to_string(net.endpoints().size()) + " endpoints at " + std::to_string(ranks_per_node) +
-                " per node plus its " + std::to_string(ios.size()) + " I/O nodes");
+  const rt::IoRankLayout layout = rt::io_rank_layout(net, topology, ranks_per_node, size);
   std::vector<int> map;
-  for (long long r = 0; r < on_endpoints; ++r) map.push_back(net.endpoints()[r / ranks_per_node]);
-  map.insert(map.end(), ios.begin(), ios.end());
+  for (long long r = 0; r < layout.compute; ++r) map.push_back(net.endpoints()[r / ranks_per_node]);
+  map.insert(map.end(), layout.io_nodes.begin(), layout.io_nodes.end());
   return map;
 }
 

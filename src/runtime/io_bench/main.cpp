@@ -20,6 +20,7 @@
 #include "optiq/io.h"
 #include "optiq/routing.hpp"
 #include "reference.hpp"
+#include "runtime/api/io_rank_layout.hpp"
 #include "runtime/api/shared_network.hpp"
 #include "runtime/io/memory.hpp"
 #include "workload.hpp"
@@ -58,14 +59,9 @@ IoRanks io_ranks_of(const std::string& topology, int np, int ranks_per_node, int
   try {
     const std::shared_ptr<const optiq::Network> shared = optiq::rt::shared_network(topology);
     const optiq::Network& net = *shared;
-    std::vector<optiq::NodeId> ios;
-    for (optiq::NodeId v = 0; v < net.num_vertices(); ++v)
-      if (net.kind(v) == optiq::VertexKind::Io) ios.push_back(v);
-    const long long compute = (long long)np - (long long)ios.size();
-    if (ios.empty() || compute < 1 || compute > (long long)net.endpoints().size() * ranks_per_node)
-      fail("--io-ranks: " + std::to_string(np) + " ranks do not fit " + topology + "'s " +
-           std::to_string(net.endpoints().size()) + " endpoints at " + std::to_string(ranks_per_node) +
-           " per node plus its " + std::to_string(ios.size()) + " I/O nodes");
+    const optiq::rt::IoRankLayout layout = optiq::rt::io_rank_layout(net, topology, ranks_per_node, np);
+    const std::vector<optiq::NodeId>& ios = layout.io_nodes;
+    const long long compute = layout.compute;
     const auto routing = optiq::make_routing(net.default_routing(), net);
     out.servers = int(ios.size());
     if (rank < compute) {
