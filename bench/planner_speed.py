@@ -20,6 +20,7 @@ import sys
 import time
 
 import optiq
+import optiq.options
 
 PATTERNS = ("disjoint", "overlap", "subset")
 PLANNERS = ("heu1", "heu2")
@@ -34,7 +35,9 @@ def time_case(nodes: int, pattern: str, planner: str, k: int) -> dict:
     start = time.perf_counter()
     candidates = optiq.generate_candidates(net, optiq.make_routing(net.default_routing, net), jobs, k)
     middle = time.perf_counter()
-    plan = optiq.make_plan(planner, net, routing, jobs, k=k, candidates=candidates)
+    options = optiq.PlannerOptions()
+    options.k = k
+    plan = optiq.make_plan(planner, net, routing, jobs, options, candidates).plan
     end = time.perf_counter()
     metrics = optiq.compute_metrics(plan, net)
     return {"paths_s": middle - start, "select_s": end - middle, "total_s": end - start,
@@ -44,7 +47,7 @@ def time_case(nodes: int, pattern: str, planner: str, k: int) -> dict:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--nodes", default="1024,4096", help="Mira partition sizes (default: %(default)s)")
-    ap.add_argument("--k", type=int, default=50)
+    ap.add_argument("--k", type=int, default=optiq.options.default("planner", "k"))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
     args = ap.parse_args(argv)

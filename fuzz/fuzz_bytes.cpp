@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "invariant.hpp"
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/pattern.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/pattern.hpp"
 
 using namespace optiq;
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "invariant.hpp"
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/routing.hpp"
 
 using namespace optiq;
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "invariant.hpp"
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/schedule.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/schedule.hpp"
 
 using namespace optiq;
 

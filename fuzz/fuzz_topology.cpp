@@ -8,11 +8,11 @@
 #include <string>
 
 #include "invariant.hpp"
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/network.hpp"
 
 using namespace optiq;
 

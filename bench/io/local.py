@@ -10,7 +10,6 @@ than a ratio of separate medians."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -18,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from optiq.cli import build_parser
 from optiq.commands.io_bench import launch
 
 SIZES = [190_000, 500_000, 1_000_000, 2_000_000, 4_000_000]
@@ -41,12 +41,10 @@ def filesystems() -> list:
 
 def one(np: int, workload: str, layout: str, per_rank: int, directory: str, mpiio: str, hints: bool,
         iterations: int) -> dict:
-    args = argparse.Namespace(
-        np=np, topology=None, ranks_per_node=1, workload=workload, layout=layout, per_rank=str(per_rank), seed=1,
-        files="shared", group_nodes=128, aggregators=16, buffer="16MiB", placement=None, sink="pwrite",
-        mpiio=mpiio, hints=hints, forward=False, dir=directory, keep=False, iterations=iterations, warmup=1, timeout=600,
-        mpirun="mpirun")
-    return launch(args)
+    # The command line's own parser: every option not given here takes its default from its record.
+    argv = ["io-bench", "--np", str(np), "--workload", workload, "--layout", layout, "--per-rank", str(per_rank),
+            "--dir", directory, "--mpiio", mpiio, "--iterations", str(iterations)] + (["--hints"] if hints else [])
+    return launch(build_parser().parse_args(argv))
 
 
 def row(r: dict, fs: str) -> dict:

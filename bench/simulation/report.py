@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from optiq import _core
+from optiq import _core, options
 from optiq.plots import grouped_bars, pyplot
 
 THESIS_SPEEDUP = {"disjoint": 4.2, "overlap": 4.7, "subset": 4.8}  # thesis OPT over MPI_Alltoallv, Mira 1024
@@ -264,7 +264,7 @@ def fabrics_section(doc, results, plt):
            "SimGrid's FAT_TREE and DRAGONFLY clusters (docs/model.md), routes as SimGrid routes them; "
            "bytes are per pair. `leaf-shift` sends each host to the same host of the next leaf switch, "
            "a pattern D-mod-k already spreads, so no plan can gain; a plan that does not promise "
-           f"min_gain ({_core.DEFAULT_MIN_GAIN:.0%}) less time than the default route runs on the default route instead "
+           f"min_gain ({options.default("runtime", "min-gain"):.0%}) less time than the default route runs on the default route instead "
            "(\"fell back\"; docs/runtime.md, \"When a plan is not worth it\"). `moe` is a mixture-of-experts "
            "all-to-all: every endpoint to every other, with P/16 seeded hot destinations receiving 8x the bytes "
            "given. A host has one link, and on these networks what limits the default route is a hot "

@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from optiq import parse_bytes
+from optiq import options, parse_bytes
 from optiq.failure import run_interruptible
 from optiq.simulation.experiment import Setup, simulate, ugal_prediction
 from optiq.simulation.smpi import COPY_BANDWIDTH, MESSAGE_OVERHEAD, POLL_COST, PROBE_COST
@@ -88,17 +88,18 @@ def stage_patterns(nodes: list, planners: list, patterns=PATTERNS) -> list:
 
 def stage_sizes(nodes: list) -> list:
     """Multi-path at every size; the default policy differs from it only below its threshold."""
-    default_threshold = parse_bytes(Setup("mira:512").threshold)
+    default_threshold = parse_bytes(options.default("runtime", "direct-threshold"))
     rows = []
     for n in nodes:
         for size in SIZES:
             policies = [("multipath", "0")]
             if parse_bytes(size) < default_threshold:
-                policies.append(("default-policy", Setup("mira:512").threshold))
+                policies.append(("default-policy", options.default("runtime", "direct-threshold")))
             for policy, threshold in policies:
                 # Multi-path means every plan runs, whatever it promises over the default route.
-                min_gain = 0.0 if policy == "multipath" else Setup.min_gain
-                setup = Setup(SHAPES[n], pattern="disjoint", bytes=size, threshold=threshold, min_gain=min_gain)
+                min_gain = 0.0 if policy == "multipath" else options.default("runtime", "min-gain")
+                setup = Setup(SHAPES[n], pattern="disjoint", bytes=size,
+                              runtime={"direct-threshold": threshold, "min-gain": min_gain})
                 run(rows, {"nodes": n, "bytes": size, "policy": policy, "threshold": threshold}, setup, ["mcf"])
             if len(policies) == 1:  # above the threshold the default policy is multi-path itself
                 rows += [{**r, "policy": "default-policy"} for r in rows[-2:]]
@@ -109,7 +110,7 @@ def stage_chunks(nodes: list) -> list:
     rows = []
     for n in nodes:
         for chunk in CHUNKS:
-            run(rows, {"nodes": n, "chunk": chunk}, Setup(SHAPES[n], pattern="disjoint", chunk=chunk), ["heu2", "mcf"])
+            run(rows, {"nodes": n, "chunk": chunk}, Setup(SHAPES[n], pattern="disjoint", runtime={"chunk": chunk}), ["heu2", "mcf"])
     return rows
 
 
@@ -129,7 +130,7 @@ def stage_transports(nodes: list, patterns=PATTERNS, transports=TRANSPORTS, chun
         for p in patterns:
             for transport in transports:
                 run(rows, {"nodes": n, "pattern": p, "transport": transport, "chunk": chunk},
-                    Setup(SHAPES[n], pattern=p, transport=transport, chunk=chunk), list(planners))
+                    Setup(SHAPES[n], pattern=p, runtime={"transport": transport, "chunk": chunk}), list(planners))
     return rows
 
 
@@ -146,8 +147,9 @@ def stage_dispatch(nodes: list, dispatches=("paced", "eager"), patterns=PATTERNS
             for dispatch in dispatches:
                 eager = dispatch == "eager"
                 run(rows, {"nodes": n, "pattern": p, "dispatch": dispatch},
-                    Setup(SHAPES[n], pattern=p, dispatch=dispatch, max_inflight=EAGER_INFLIGHT if eager else None,
-                          chunk=EAGER_CHUNK if eager else Setup.chunk),
+                    Setup(SHAPES[n], pattern=p, runtime={"dispatch": dispatch,
+                                                         "max-inflight": EAGER_INFLIGHT if eager else None,
+                                                         "chunk": EAGER_CHUNK if eager else None}),
                     ["heu1", "heu2", "optimal", "mcf"])
     return rows
 

@@ -35,66 +35,10 @@ typedef struct optiq_io_extent {
 } optiq_io_extent;
 
 typedef enum {
-  OPTIQ_FILES_SHARED = 0, /* one file, path itself, for every rank of the context */
-  OPTIQ_FILES_GROUP = 1   /* one file per I/O group, "path.G" for group G = 0, 1, ... (below) */
-} optiq_io_files;
-
-typedef enum {
-  OPTIQ_SINK_PWRITE = 0, /* each aggregator writes with pwrite/pread on a thread of its own */
-  OPTIQ_SINK_MPIIO = 1,  /* each aggregator writes with MPI_File_iwrite_at/iread_at on its own handle */
-  OPTIQ_SINK_NULL = 2,   /* writes go nowhere (like /dev/null): the aggregation alone; reads refused */
-  OPTIQ_SINK_CUSTOM = 3  /* the application's own callbacks (options.custom) */
-} optiq_io_sink;
-
-/* One stretch of an aggregator's buffer and the file offset it belongs at. */
-typedef struct optiq_io_span {
-  void *buffer;
-  long long offset;
-  long long bytes;
-} optiq_io_span;
-
-/* A destination of the application's own for the aggregators' buffers: an I/O forwarding layer,
- * a burst buffer, a simulated I/O node. Each aggregator calls start with one round's spans of
- * file group `group` (write nonzero: from the buffers to the file; zero: from the file into the
- * buffers) and later wait, before it reuses those buffers; at most one start is outstanding per
- * aggregator. The spans' array lives only during start; the buffers until wait returns. Both
- * return 0 on success; anything else fails the write or read with OPTIQ_ERR_IO on every rank. */
-typedef struct optiq_io_custom_sink {
-  void *state;
-  int (*start)(void *state, int group, int write, const optiq_io_span *spans, int count);
-  int (*wait)(void *state);
-} optiq_io_custom_sink;
-
-typedef enum {
   OPTIQ_IO_CREATE = 0, /* create the file(s), or truncate them to nothing; read and write */
   OPTIQ_IO_RDWR = 1,   /* existing file(s), read and write */
   OPTIQ_IO_RDONLY = 2  /* existing file(s), read only */
 } optiq_io_mode;
-
-typedef struct optiq_io_options {
-  optiq_io_files files;  /* shared (default) or one per group */
-  int group_nodes;       /* groups on a network without I/O nodes: this many consecutive nodes
-                            (default 128, a BG/Q pset); on one with I/O nodes, the nodes that
-                            reach the same I/O node first */
-  int aggregators;       /* per file (default 16), and per I/O group within a shared file on a
-                            network with I/O nodes; at most one per node */
-  size_t buffer_bytes;   /* per buffer, two per aggregator (default 16 MiB, below 2 GiB) */
-  const char *placement; /* where aggregators go: "spread" (evenly over the file's nodes, as
-                            ROMIO's default), or a strategy of docs/io.md ("romio-bgq",
-                            "topology-aware", "greedy", ...) on networks with I/O nodes; a shared
-                            file over several I/O groups takes spread or romio-bgq.
-                            NULL: romio-bgq on networks with I/O nodes (the best simulated there,
-                            docs/io.md), else spread */
-  optiq_io_sink sink;    /* default pwrite */
-  const optiq_io_custom_sink *custom; /* OPTIQ_SINK_CUSTOM: the callbacks (copied by optiq_file_open) */
-  int overlap;           /* nonzero (default): an aggregator writes round e - 1 while round e
-                            aggregates; 0: one after the other, as ROMIO's two-phase I/O does */
-  int forward;           /* nonzero: each round's pieces reach the aggregators through the
-                            context's exchange, on the paths its planner (optiq_options.planner)
-                            chooses, forwarded by other nodes where the plan says so; every
-                            round is planned by optiq_file_declare. 0 (default): one-sided puts
-                            straight into the aggregators' buffers, on the network's own routes */
-} optiq_io_options;
 
 typedef struct optiq_file *optiq_file_t;
 
@@ -111,8 +55,6 @@ typedef struct optiq_io_stats {
                                         and the file directly, its own as aggregator (docs/io.md) */
   double last_seconds;            /* of the last write or read, on this rank */
 } optiq_io_stats;
-
-void optiq_io_options_init(optiq_io_options *options);
 
 /* Collective over the context's communicator. options may be NULL (defaults); they, path and
  * mode must agree on every rank. With the null or a custom sink the file system is left alone:

@@ -19,6 +19,8 @@
 #include <mpi.h>
 #include <stddef.h>
 
+#include "optiq/options.h" /* optiq_options and its enums, optiq_options_init */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,38 +39,6 @@ enum {
   OPTIQ_ERR_INTERNAL = 10, /* a bug in optiq (the message says where) */
   OPTIQ_ERR_IO = 11        /* the file system refused a file operation (optiq/io.h) */
 };
-
-typedef enum { OPTIQ_TRANSPORT_P2P = 0, OPTIQ_TRANSPORT_RMA = 1 } optiq_transport;
-
-/* Which waiting chunk a rank sends first when it may send: chunks it forwards for others
- * (they hold slots upstream ranks wait for), its own, or alternately. */
-typedef enum { OPTIQ_QUEUE_FORWARD_FIRST = 0, OPTIQ_QUEUE_LOCAL_FIRST = 1, OPTIQ_QUEUE_ROUND_ROBIN = 2 } optiq_queue;
-
-/* When a rank sends its own chunks. Paced: a plan that forwards runs each path at the rate its
- * share needs, so that all finish at the plan's predicted time (a chunk leaves once the path's
- * bytes before it would have at that rate); forwarded chunks move on as they arrive. Eager: as
- * soon as a send is free, the path least far along first. */
-typedef enum { OPTIQ_DISPATCH_PACED = 0, OPTIQ_DISPATCH_EAGER = 1 } optiq_dispatch;
-
-typedef struct optiq_options {
-  const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "mcf")  */
-  const char *routing;           /* the network's default routing model; NULL: the topology's own */
-  size_t chunk_bytes;            /* bytes per message; 0: automatic by message size and hop count */
-  optiq_transport transport;     /* two-sided (default) or one-sided */
-  size_t forward_budget_bytes;   /* forwarding slot memory per rank (default 16 MiB) */
-  size_t direct_threshold_bytes; /* messages smaller than this go directly, unplanned (default 16 KiB) */
-  int ranks_per_node;            /* rank r runs on node r / ranks_per_node (default 1) */
-  const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node);
-                                    copied by optiq_create */
-  int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
-  optiq_queue queue;             /* queue discipline (default forward-first) */
-  int max_inflight;              /* data messages in flight per rank (default 512) */
-  int paths_per_job;             /* candidate paths per message for heu1/heu2 (default 50) */
-  optiq_dispatch dispatch;       /* paced (default) or eager */
-  double min_gain;               /* a plan runs only if it predicts at least this fraction less time than
-                                    the network's default route, which runs otherwise (default 0.1);
-                                    0: every plan runs */
-} optiq_options;
 
 typedef struct optiq_context *optiq_t;
 typedef struct optiq_request *optiq_request_t;
@@ -93,9 +63,6 @@ typedef struct optiq_stats {
                                            (this rank's part repeated the last call's and is direct) */
   unsigned long long early_starts_withdrawn; /* early starts the agreement undid (a peer's part changed) */
 } optiq_stats;
-
-/* Fills *options with the defaults above. */
-void optiq_options_init(optiq_options *options);
 
 /* Collective over comm. topology: a spec such as "torus:4x4x4", "bgq:2x2x2x2x2", "mira:512".
  * options may be NULL for the defaults and must agree on every rank. On failure *ctx is still

@@ -5,8 +5,8 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
-#include "optiq/aggregation.hpp"
-#include "optiq/error.hpp"
+#include "optiq/core/aggregation.hpp"
+#include "optiq/core/error.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;

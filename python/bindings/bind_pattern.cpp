@@ -4,12 +4,12 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
-#include "optiq/cheapest.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/pattern.hpp"
-#include "optiq/network_pattern.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/pattern.hpp"
+#include "optiq/core/network_pattern.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;

@@ -1,16 +1,17 @@
 #include <cmath>
 
 #include <nanobind/stl/function.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fallback.hpp"
-#include "optiq/mcf.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fallback.hpp"
+#include "optiq/core/mcf.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -67,10 +68,9 @@ void bind_plan(nb::module_& m) {
       .def_ro("predicted_seconds", &Metrics::predicted_seconds)
       .def_ro("predicted_throughput", &Metrics::predicted_throughput);
   m.def("compute_metrics", &compute_metrics, "plan"_a, "topology"_a);
-  m.attr("DEFAULT_MIN_GAIN") = kDefaultMinGain;
   m.def("plan_gains_enough", &plan_gains_enough, "plan_seconds"_a, "default_seconds"_a, "min_gain"_a,
         "True when a plan predicted to take plan_seconds should run rather than the default route "
-        "(include/optiq/fallback.hpp).");
+        "(include/optiq/core/fallback.hpp).");
   m.def("copy_loads", &copy_loads, "plan"_a, "topology"_a,
         "Bytes each vertex copies running the plan with a rank on every endpoint (its junctions).");
   m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link (index = link id).");
@@ -81,60 +81,25 @@ void bind_plan(nb::module_& m) {
   m.def("load_plan", &load_plan, "path"_a);
   m.def("save_plan", &save_plan, "plan"_a, "topology"_a, "path"_a);
 
-  nb::class_<McfResult>(m, "McfResult")
-      .def_ro("plan", &McfResult::plan)
-      .def_ro("bound_seconds", &McfResult::bound_seconds)
-      .def_ro("flow_seconds", &McfResult::flow_seconds)
-      .def_ro("plan_seconds", &McfResult::plan_seconds)
-      .def_ro("iterations", &McfResult::iterations)
-      .def_prop_ro("gap", &McfResult::gap);
-  m.def(
-      "plan_mcf",
-      [](const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, double epsilon,
-         int max_iterations, int hop_bound, Bytes min_path_bytes, int max_paths, double forward_bandwidth,
-         int max_proxies, Progress progress) {
-        McfOptions o;
-        o.max_proxies = max_proxies;
-        o.epsilon = epsilon;
-        o.max_iterations = max_iterations;
-        o.hop_bound = hop_bound;
-        o.min_path_bytes = min_path_bytes;
-        o.max_paths = max_paths;
-        o.forward_bandwidth = forward_bandwidth;
-        o.progress = std::move(progress);
-        return plan_mcf(topo, routing, jobs, o);
-      },
-      "topology"_a, "routing"_a, "jobs"_a, "epsilon"_a = 0.02, "max_iterations"_a = 300, "hop_bound"_a = -1,
-      "min_path_bytes"_a = 65536, "max_paths"_a = 0, "forward_bandwidth"_a = 0.0, "max_proxies"_a = -1,
-      "progress"_a = nb::none(), "Max-concurrent-flow plan with a proven lower bound on the fluid transfer time (no LP solver).");
-  m.def(
-      "plan_maxflow",
-      [](const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, Bytes min_path_bytes,
-         int max_paths, Progress progress) {
-        return plan_maxflow(topo, routing, jobs, min_path_bytes, max_paths, progress);
-      },
-      "topology"_a, "routing"_a, "jobs"_a, "min_path_bytes"_a = 65536, "max_paths"_a = 0, "progress"_a = nb::none(),
-      "Per destination, heaviest first, the max-flow paths that finish soonest over the capacity earlier "
-      "destinations left; networks without switches only (raises optiq.Error elsewhere).");
+  nb::class_<PlanResult>(m, "PlanResult",
+                         "A planner's plan and, for the planners that prove one, a lower bound on any plan's "
+                         "fluid time (bounded).")
+      .def_ro("plan", &PlanResult::plan)
+      .def_ro("bounded", &PlanResult::bounded)
+      .def_ro("bound_seconds", &PlanResult::bound_seconds)
+      .def_ro("plan_seconds", &PlanResult::plan_seconds)
+      .def_ro("extras", &PlanResult::extras)
+      .def_prop_ro("gap", &PlanResult::gap);
   m.def("split_by_shares", &split_by_shares, "bytes"_a, "shares"_a);
   m.def("merge_small_parts", &merge_small_parts, "parts"_a, "min_bytes"_a);
   m.def("planner_names", &planner_names);
   m.def("planner_needs_candidates", &planner_needs_candidates, "name"_a);
-  m.def(
-      "make_plan",
-      [](const std::string& name, const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
-         int k, int hop_bound, int maxload, Bytes chunk, const CandidateSet* candidates, Progress progress) {
-        PlannerOptions o;
-        o.k = k;
-        o.hop_bound = hop_bound;
-        o.maxload = maxload;
-        o.chunk = chunk;
-        o.progress = std::move(progress);
-        return make_plan(name, topo, routing, jobs, o, candidates);
-      },
-      "name"_a, "topology"_a, "routing"_a, "jobs"_a, "k"_a = 50, "hop_bound"_a = -1, "maxload"_a = 16,
-      "chunk"_a = 65536, "candidates"_a = nb::none(), "progress"_a = nb::none(),
-      "Run a planner by name (planner_names(): 'default', 'heu1', 'heu2', 'mcf', 'maxflow').");
+  m.def("make_plan", &make_plan, "name"_a, "topology"_a, "routing"_a, "jobs"_a, "options"_a = PlannerOptions(),
+        "candidates"_a = nb::none(),
+        "Run a core planner by name (planner_names()) with one PlannerOptions; returns a PlanResult.");
+  m.def("relay_vertices", &relay_vertices, "topology"_a, "links"_a,
+        "The vertices of a path that relay its bytes in software: every inner vertex but switches.");
+  m.def("relay_loads", &relay_loads, "plan"_a, "topology"_a, "Bytes every vertex relays (index = vertex id).");
 }
 
 }  // namespace optiq::py

@@ -6,11 +6,11 @@
 #include <optional>
 
 #include "bindings.hpp"
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/network.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -49,7 +49,7 @@ void bind_topology(nb::module_& m) {
       .def("diameter", &TorusShape::diameter);
 
   nb::class_<FatTreeShape>(m, "FatTreeShape", "What the fat-tree generator knows beside the graph: SimGrid's "
-                                              "FAT_TREE parameters and numbering (include/optiq/fat_tree.hpp).")
+                                              "FAT_TREE parameters and numbering (include/optiq/core/fat_tree.hpp).")
       .def_prop_ro("topo_parameters", &FatTreeShape::topo_parameters, "SimGrid's topo_parameters, e.g. '2;4,4;1,2;1,2'.")
       .def_prop_ro("levels", &FatTreeShape::levels)
       .def_prop_ro("down", [](const FatTreeShape& t) { return t.params().down; }, "children per switch, by level")
@@ -61,7 +61,7 @@ void bind_topology(nb::module_& m) {
       .def("simgrid_id", &FatTreeShape::simgrid_id, "vertex"_a, "The node's id in SimGrid's link names.");
 
   nb::class_<DragonflyShape>(m, "DragonflyShape", "What the dragonfly generator knows beside the graph: SimGrid's "
-                                                  "DRAGONFLY parameters and numbering (include/optiq/dragonfly.hpp).")
+                                                  "DRAGONFLY parameters and numbering (include/optiq/core/dragonfly.hpp).")
       .def_prop_ro("topo_parameters", &DragonflyShape::topo_parameters, "SimGrid's topo_parameters, e.g. '3,1;2,1;3,1;2'.")
       .def_prop_ro("groups", [](const DragonflyShape& d) { return d.params().groups; })
       .def_prop_ro("chassis", [](const DragonflyShape& d) { return d.params().chassis; })
@@ -74,7 +74,7 @@ void bind_topology(nb::module_& m) {
       }, "vertex"_a, "(group, chassis, blade) of a router, or of a host's router.");
 
   nb::class_<Network>(m, "Network", "A directed multigraph of endpoints, switches and I/O nodes joined by links "
-                                    "with their own capacities (include/optiq/network.hpp).")
+                                    "with their own capacities (include/optiq/core/network.hpp).")
       .def_prop_ro("num_vertices", &Network::num_vertices)
       .def_prop_ro("endpoints", &Network::endpoints, "Vertices that host ranks, ascending.")
       .def_prop_ro("num_endpoints", [](const Network& n) { return static_cast<int>(n.endpoints().size()); })

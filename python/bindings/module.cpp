@@ -2,7 +2,7 @@
 
 #include "bindings.hpp"
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace {
 
@@ -26,6 +26,7 @@ NB_MODULE(_core, m) {
   // Bad user input surfaces as optiq.Error, a ValueError; front ends turn it into exit status 2.
   nanobind::exception<optiq::Error> error(m, "Error", PyExc_ValueError);
   nanobind::register_exception_translator(translate_error, error.ptr());  // tried before the default one
+  optiq::py::bind_options(m);
   optiq::py::bind_topology(m);
   optiq::py::bind_pattern(m);
   optiq::py::bind_plan(m);

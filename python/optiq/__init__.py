@@ -1,4 +1,4 @@
-"""optiq: plan and evaluate multi-path bulk data movement on torus interconnects.
+"""optiq: plan and evaluate multi-path bulk data movement on supercomputer interconnects.
 
 The algorithms live in the compiled core (``optiq._core``); this package adds the command
 line, reports and plots.
@@ -12,7 +12,7 @@ Examples
 >>> net.link_name(net.torus.link(17, 3, +1))
 '17:D+'
 >>> jobs = optiq.assign_sizes(optiq.named_pattern("disjoint", net.num_endpoints), "8MiB")
->>> plan = optiq.make_plan("default", net, optiq.make_routing("bgq", net), jobs)
+>>> plan = optiq.make_plan("default", net, optiq.make_routing("bgq", net), jobs).plan
 >>> optiq.compute_metrics(plan, net).paths_per_link_max
 16
 """

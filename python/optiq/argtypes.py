@@ -25,7 +25,6 @@ LATENCY = (0.0, 1.0)          # seconds per link
 TIMEOUT = (0.0, 1e6)          # seconds; beyond, the operating system's timers overflow
 SEED_MAX = 2**64 - 1          # the planning core's seeds are 64-bit
 DRIVER_SEED_MAX = 10**9       # the MPI drivers take seeds up to 1e9
-RANKS_PER_NODE_MAX = 64       # BG/Q's hardware threads per node
 HOT_FACTOR_MAX = 1e6          # moe: a hot destination's weight; beyond, its jobs dwarf all others
 
 

@@ -44,7 +44,8 @@ def _check_text(parser: argparse.ArgumentParser, args) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="optiq",
-        description="Plan and evaluate multi-path bulk data movement on torus interconnects.",
+        description="Plan, move and simulate multi-path bulk data movement on supercomputer interconnects: "
+                    "tori, fat-trees, dragonflies and graph files.",
         epilog="run 'optiq COMMAND --help' for the options and examples of each command; "
                "'optiq demo' reproduces the thesis' 1024-node comparison.",
         formatter_class=argparse.RawDescriptionHelpFormatter)

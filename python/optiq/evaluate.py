@@ -9,18 +9,9 @@ from . import _core
 from .metrics import METRIC_KEYS, PlanMetrics  # noqa: F401 (METRIC_KEYS: part of this module's interface)
 
 
-@dataclass
-class PlannerOptions:
-    k: int = 50                    # heu1, heu2, opt: candidate paths per job
-    hop_bound: int = -1            # -1: diameter for candidates; no bound for optimal and mcf
-    maxload: int = 16              # heu1
-    chunk: int = 64 * 1024         # heu2
-    epsilon: float = 0.02          # mcf: target gap to its bound
-    gap: float = 1e-6              # opt, optimal: column generation stops at this gap
-    min_path_bytes: int = 64 * 1024  # opt, optimal, mcf, maxflow
-    max_paths: int | None = None   # opt, optimal, mcf, maxflow
-    forward_bandwidth: float | None = None  # opt, optimal, mcf: bytes/s a node can relay
-    max_proxies: int | None = None  # mcf: forwarding endpoints per path (None: no limit)
+# Every planner's options: the core's struct, at the defaults of its records
+# (include/optiq/core/options.hpp); optiq.options builds it from command-line values.
+PlannerOptions = _core.PlannerOptions
 
 
 @dataclass
@@ -56,60 +47,33 @@ class Result:
         return out
 
 
-# The LP planners load numpy and HiGHS, half a second at every start of the command line
-# otherwise: they are imported when one of them runs.
-def _lp_options(o: PlannerOptions):
-    from .lp.planners import LpOptions
-
-    return LpOptions(k=o.k, hop_bound=o.hop_bound, min_path_bytes=o.min_path_bytes, max_paths=o.max_paths,
-                     forward_bandwidth=o.forward_bandwidth, gap=o.gap)
-
-
 def _core_planner(name):
-    def run(workload, o, candidates, progress):
-        plan = _core.make_plan(name, workload.network, workload.routing, workload.jobs, k=o.k, hop_bound=o.hop_bound,
-                               maxload=o.maxload, chunk=o.chunk, candidates=candidates, progress=progress)
-        return plan, {}
+    def run(workload, options, candidates):
+        r = _core.make_plan(name, workload.network, workload.routing, workload.jobs, options, candidates)
+        info = dict(r.extras)
+        if r.bounded:
+            info["bound_seconds"] = r.bound_seconds
+        return r.plan, info
     return run
 
 
-def _mcf(workload, o, candidates, progress):
-    r = _core.plan_mcf(workload.network, workload.routing, workload.jobs, epsilon=o.epsilon, hop_bound=o.hop_bound,
-                       min_path_bytes=o.min_path_bytes, max_paths=o.max_paths or 0,
-                       forward_bandwidth=o.forward_bandwidth or 0.0,
-                       max_proxies=-1 if o.max_proxies is None else o.max_proxies, progress=progress)
-    return r.plan, {"bound_seconds": r.bound_seconds, "iterations": r.iterations,
-                    "constraint_cost": r.plan_seconds / r.flow_seconds - 1 if r.flow_seconds > 0 else 0.0}
-
-
-def _maxflow(workload, o, candidates, progress):
-    plan = _core.plan_maxflow(workload.network, workload.routing, workload.jobs, min_path_bytes=o.min_path_bytes,
-                              max_paths=o.max_paths or 0, progress=progress)
-    return plan, {}
-
-
-def _opt(workload, o, candidates, progress):
+# The LP planners load numpy and HiGHS, half a second at every start of the command line
+# otherwise: they are imported when one of them runs.
+def _opt(workload, options, candidates):
     from .lp.planners import plan_opt
 
-    return plan_opt(workload, _lp_options(o), candidates, progress)
+    return plan_opt(workload, options, candidates)
 
 
-def _optimal(workload, o, candidates, progress):
+def _optimal(workload, options, candidates):
     from .lp.planners import plan_optimal
 
-    return plan_optimal(workload, _lp_options(o), progress)
+    return plan_optimal(workload, options)
 
 
-# name -> (runner, uses shared k-shortest candidates)
-PLANNERS = {
-    "default": (_core_planner("default"), False),
-    "heu1": (_core_planner("heu1"), True),
-    "heu2": (_core_planner("heu2"), True),
-    "opt": (_opt, True),
-    "optimal": (_optimal, False),
-    "mcf": (_mcf, False),
-    "maxflow": (_maxflow, False),
-}
+# name -> (runner, uses shared k-shortest candidates): the core's planners, then the LP ones.
+PLANNERS = {name: (_core_planner(name), _core.planner_needs_candidates(name)) for name in _core.planner_names()}
+PLANNERS.update({"opt": (_opt, True), "optimal": (_optimal, False)})
 
 
 def planner_names() -> list[str]:
@@ -124,23 +88,6 @@ def check_planner_names(names: list[str]) -> None:
         raise _core.Error("no planner given")
 
 
-def check_options(o: PlannerOptions) -> None:
-    if o.k < 1:
-        raise _core.Error(f"k must be at least 1, got {o.k}")
-    if not 0 < o.epsilon < 1:
-        raise _core.Error(f"epsilon must be in (0, 1), got {o.epsilon}")
-    if not 0 <= o.gap < 1:
-        raise _core.Error(f"gap must be in [0, 1), got {o.gap}")
-    if o.max_paths is not None and o.max_paths < 1:
-        raise _core.Error(f"max-paths must be at least 1, got {o.max_paths}")
-    if o.max_proxies is not None and o.max_proxies < 0:
-        raise _core.Error(f"max-proxies must be at least 0, got {o.max_proxies}")
-    if o.max_proxies is not None and o.hop_bound >= 0:
-        raise _core.Error("--max-proxies and --hop-bound cannot be combined; choose one")
-    if o.forward_bandwidth is not None and not o.forward_bandwidth > 0:
-        raise _core.Error(f"forward bandwidth must be positive, got {o.forward_bandwidth}")
-
-
 def run_planners(workload, names: list[str], options: PlannerOptions, progress=None) -> list[Result]:
     """Plan ``workload`` with each planner; candidate paths are generated once and shared.
 
@@ -148,7 +95,10 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
     comparable with the thesis' path-searching times.
     """
     check_planner_names(names)
-    check_options(options)
+    options.check()
+    options = options.copy()
+    if progress is not None:
+        options.progress = progress
     candidates = None
     results = []
     for name in names:
@@ -162,7 +112,7 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
                                                        options.hop_bound, progress)
             extra_seconds = candidates.seconds
         start = time.perf_counter()
-        plan, info = runner(workload, options, candidates, progress)
+        plan, info = runner(workload, options, candidates)
         seconds = time.perf_counter() - start + extra_seconds
         _core.validate_plan(plan, workload.network)
         results.append(_result(name, seconds, plan, workload.network, options, info))
@@ -170,7 +120,7 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
 
 
 def _result(name: str, seconds: float, plan, network, options: PlannerOptions, info: dict) -> Result:
-    metrics = PlanMetrics(plan, network, options.forward_bandwidth)
+    metrics = PlanMetrics(plan, network, options.forward_bandwidth or None)
     bound_seconds = info.pop("bound_seconds", None)
     if bound_seconds is None:
         return Result(name, seconds, plan, metrics, extra=info)

@@ -18,7 +18,8 @@ METRIC_KEYS = (
 
 
 def relay_loads(plan: _core.Plan, network: _core.Network):
-    """Bytes each vertex relays: the bytes of every path that passes through it (not its ends).
+    """Bytes each vertex relays: the bytes of every path that passes through it (not its ends),
+    switches excepted (the core's rule, :func:`optiq.relay_vertices`).
 
     Returns
     -------
@@ -35,14 +36,7 @@ def relay_loads(plan: _core.Plan, network: _core.Network):
     """
     import numpy as np  # loaded only when relaying is counted: the command line starts faster
 
-    relayed = np.zeros(network.num_vertices, dtype=np.int64)
-    software = [network.kind(v) != "switch" for v in range(network.num_vertices)]  # switches relay in hardware
-    for job in plan.jobs:
-        for share in job.paths:
-            for link in share.links[1:]:
-                if software[network.link_src(link)]:
-                    relayed[network.link_src(link)] += share.bytes
-    return relayed
+    return np.array(_core.relay_loads(plan, network), dtype=np.int64)
 
 
 class PlanMetrics:

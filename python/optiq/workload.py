@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass, field
 
-from . import _core
-from .argtypes import SEED_MAX, bandwidth, hot_factor, integer, size_spec
+from . import _core, options
+from .argtypes import SEED_MAX, hot_factor, integer, size_spec
 from .textfile import read_requests
 
 # Pattern counts and node numbers stay inside the core's 32-bit integers.
@@ -39,13 +39,11 @@ def add_network_arguments(parser: argparse.ArgumentParser) -> None:
                         "dimension mixes ring and line, e.g. torus:8x8x4m (default: %(default)s)")
     g.add_argument("--routing", default=None, choices=_core.routing_names(),
                    help="default routing model to compare with (default: the network's own: bgq for "
-                        "bgq/mira, dor for torus/mesh, simgrid for fattree/dragonfly, the file's for a "
-                        "graph); dmodk (fat-trees) and minimal (dragonflies) are SimGrid's documented "
-                        "rules where its own routes cannot be planned with (docs/model.md)")
-    g.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="capacity of every link in bytes/s, of every cable on a dragonfly, whose links "
-                        "carry their cable count times it (default: 1.8e9, BG/Q); a graph file "
-                        "carries its own capacities")
+                        "bgq/mira, dor for torus/mesh, dmodk for fattree, minimal for dragonfly (SimGrid's "
+                        "documented rules, which plan on every parameter set), the file's for a graph); "
+                        "simgrid follows SimGrid's code route for route, where it can be planned with "
+                        "(docs/model.md)")
+    options.add_arguments(g, "simulation", names=("link-bandwidth",))
 
 
 def add_count_arguments(g, seed_max: int = SEED_MAX, members: str = "nodes") -> None:

@@ -1,4 +1,4 @@
-#include "optiq/graph/contract.hpp"
+#include "optiq/core/graph/contract.hpp"
 
 namespace optiq::graph {
 

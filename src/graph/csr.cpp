@@ -1,8 +1,8 @@
-#include "optiq/graph/csr.hpp"
+#include "optiq/core/graph/csr.hpp"
 
 #include <string>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::graph {
 

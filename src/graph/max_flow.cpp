@@ -1,10 +1,10 @@
-#include "optiq/graph/max_flow.hpp"
+#include "optiq/core/graph/max_flow.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::graph {
 

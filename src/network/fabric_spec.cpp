@@ -1,9 +1,9 @@
 // Reading SimGrid's topo_parameters of FAT_TREE and DRAGONFLY clusters from a topology spec.
 #include <vector>
 
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
 
 namespace optiq {
 

@@ -1,11 +1,11 @@
 // The fat-tree generator: SimGrid 3.32's FatTreeZone numbering (labels, switch ids, cable
 // order and names), computed instead of stored so that a tree of 10^4 hosts builds at once.
-#include "optiq/fat_tree.hpp"
+#include "optiq/core/fat_tree.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq {
 
@@ -186,7 +186,7 @@ Network make_fat_tree_network(FatTreeParams params, double link_bandwidth, std::
       }
     }
   b.set_fat_tree_hint(std::move(shape));
-  return std::move(b).build(std::move(spec), "simgrid");
+  return std::move(b).build(std::move(spec), "dmodk");  // plans on every parameter set; "simgrid" is SimGrid's own
 }
 
 }  // namespace optiq

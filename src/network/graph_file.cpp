@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "../util/json.hpp"
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
-#include "optiq/routing.hpp"
+#include "util/json.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 

@@ -1,4 +1,4 @@
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -6,9 +6,9 @@
 #include <map>
 #include <unordered_map>
 
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
 
 namespace optiq {
 

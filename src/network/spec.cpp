@@ -2,10 +2,10 @@
 #include <cctype>
 #include <map>
 
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq {
 

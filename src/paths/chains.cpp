@@ -1,4 +1,4 @@
-#include "chains.hpp"
+#include "paths/chains.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include <map>
 #include <memory>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/dijkstra.hpp"
-#include "optiq/graph/parallel.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/dijkstra.hpp"
+#include "optiq/core/graph/parallel.hpp"
 
 namespace optiq::detail {
 

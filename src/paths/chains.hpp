@@ -1,12 +1,12 @@
-// Searches over chains of legs, for networks whose links are not all legs (include/optiq/legs.hpp):
+// Searches over chains of legs, for networks whose links are not all legs (include/optiq/core/legs.hpp):
 // the overlay graph has one arc per pair of terminals with a default route between them, and
 // its arcs are read from the leg tables rather than stored.
 #pragma once
 
 #include <vector>
 
-#include "optiq/cheapest.hpp"
-#include "optiq/legs.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/legs.hpp"
 
 namespace optiq::detail {
 

@@ -1,16 +1,16 @@
 // Dijkstra (unbounded) or hop-layered Bellman-Ford (hop-bounded) from every source.
-#include "optiq/cheapest.hpp"
+#include "optiq/core/cheapest.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
 
-#include "chains.hpp"
-#include "optiq/error.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/graph/dijkstra.hpp"
-#include "optiq/graph/parallel.hpp"
+#include "paths/chains.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/graph/dijkstra.hpp"
+#include "optiq/core/graph/parallel.hpp"
 
 namespace optiq {
 

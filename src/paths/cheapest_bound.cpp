@@ -4,10 +4,10 @@
 #include <limits>
 #include <map>
 
-#include "optiq/cheapest.hpp"
-#include "optiq/error.hpp"
-#include "optiq/graph/contract.hpp"
-#include "optiq/graph/dijkstra.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/contract.hpp"
+#include "optiq/core/graph/dijkstra.hpp"
 
 namespace optiq {
 

@@ -1,4 +1,4 @@
-// Goal-directed cheapest paths under whole-number link weights (see include/optiq/cheapest.hpp).
+// Goal-directed cheapest paths under whole-number link weights (see include/optiq/core/cheapest.hpp).
 //
 // A path's cost is the pair (weight, hops), ordered lexicographically and packed into one
 // integer key weight * M + hops with M above any simple path's hop count, so a monotone
@@ -21,12 +21,12 @@
 #include <limits>
 #include <map>
 
-#include "optiq/cheapest.hpp"
-#include "optiq/error.hpp"
-#include "optiq/graph/contract.hpp"
-#include "optiq/graph/dijkstra.hpp"
-#include "optiq/graph/heaps.hpp"
-#include "optiq/graph/parallel.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/contract.hpp"
+#include "optiq/core/graph/dijkstra.hpp"
+#include "optiq/core/graph/heaps.hpp"
+#include "optiq/core/graph/parallel.hpp"
 
 namespace optiq {
 

@@ -1,11 +1,11 @@
-#include "optiq/legs.hpp"
+#include "optiq/core/legs.hpp"
 
 #include <limits>
 #include <string>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/parallel.hpp"
-#include "optiq/paths.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/parallel.hpp"
+#include "optiq/core/paths.hpp"
 
 namespace optiq {
 

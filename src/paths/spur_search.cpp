@@ -1,8 +1,8 @@
-#include "spur_search.hpp"
+#include "paths/spur_search.hpp"
 
 #include <algorithm>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::detail {
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::detail {
 

@@ -8,12 +8,12 @@
 #include <set>
 #include <tuple>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/parallel.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/paths.hpp"
-#include "chains.hpp"
-#include "spur_search.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/parallel.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/paths.hpp"
+#include "paths/chains.hpp"
+#include "paths/spur_search.hpp"
 
 namespace optiq {
 

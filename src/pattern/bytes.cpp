@@ -4,9 +4,9 @@
 #include <map>
 #include <stdexcept>
 
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/pattern.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/pattern.hpp"
 
 namespace optiq {
 

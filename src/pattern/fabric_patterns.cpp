@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <map>
 
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/network_pattern.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/network_pattern.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 

@@ -1,9 +1,9 @@
 // The published m-to-n patterns and seeded random pairings.
 #include <algorithm>
 
-#include "optiq/error.hpp"
-#include "optiq/pattern.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/pattern.hpp"
+#include "optiq/core/rng.hpp"
 
 namespace optiq {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <numeric>
 
-#include "optiq/error.hpp"
-#include "optiq/network_pattern.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network_pattern.hpp"
+#include "optiq/core/rng.hpp"
 
 namespace optiq {
 

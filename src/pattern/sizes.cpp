@@ -2,9 +2,9 @@
 #include <cmath>
 #include <sstream>
 
-#include "optiq/error.hpp"
-#include "optiq/pattern.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/pattern.hpp"
+#include "optiq/core/rng.hpp"
 
 namespace optiq {
 

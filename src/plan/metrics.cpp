@@ -1,9 +1,9 @@
 #include <algorithm>
 
-#include "optiq/metrics.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 
@@ -53,6 +53,21 @@ Metrics compute_metrics(const Plan& plan, const Network& topo) {
   m.paths_per_link_avg = m.links_used ? static_cast<double>(count_sum) / m.links_used : 0.0;
   m.predicted_throughput = m.predicted_seconds > 0 ? static_cast<double>(m.total_bytes) / m.predicted_seconds : 0.0;
   return m;
+}
+
+std::vector<NodeId> relay_vertices(const Network& topo, const LinkPath& links) {
+  std::vector<NodeId> out;
+  for (std::size_t i = 1; i < links.size(); ++i)
+    if (relays_in_software(topo, topo.link_src(links[i]))) out.push_back(topo.link_src(links[i]));
+  return out;
+}
+
+std::vector<Bytes> relay_loads(const Plan& plan, const Network& topo) {
+  std::vector<Bytes> relayed(topo.num_vertices(), 0);
+  for (const JobPlan& jp : plan.jobs)
+    for (const PathShare& share : jp.paths)
+      for (NodeId v : relay_vertices(topo, share.links)) relayed[v] += share.bytes;
+  return relayed;
 }
 
 std::vector<Bytes> copy_loads(const Plan& plan, const Network& topo) {

@@ -2,11 +2,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "../util/json.hpp"
-#include "optiq/error.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/routing.hpp"
+#include "util/json.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <numeric>
 
-#include "optiq/error.hpp"
-#include "optiq/plan.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/plan.hpp"
 
 namespace optiq {
 

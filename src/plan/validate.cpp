@@ -1,18 +1,18 @@
 #include <unordered_set>
 
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/plan.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/plan.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 
 namespace {
 
 // A path runs src -> dst over existing, adjacent links and is a chain of default-route legs
-// joined at distinct endpoints (include/optiq/legs.hpp). A leg may pass a switch or an
+// joined at distinct endpoints (include/optiq/core/legs.hpp). A leg may pass a switch or an
 // endpoint another leg passes too; the junctions bound the path to fewer legs than the network
 // has endpoints, and the hop count below bounds the work of checking it.
 void check_path(const Legs& legs, const JobPlan& jp, const PathShare& share, const std::string& where) {

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "optiq/error.hpp"
-#include "optiq/plan.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/plan.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq::detail {
 

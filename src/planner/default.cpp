@@ -1,6 +1,6 @@
-#include "common.hpp"
-#include "optiq/error.hpp"
-#include "optiq/planner.hpp"
+#include "planner/common.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace optiq {
 
@@ -15,7 +15,7 @@ void check_walk(const Network& topo, const RoutingModel& routing, const Job& job
     if (topo.link_src(l) != at)
       throw Error("routing '" + routing.name() + "': the route from " + std::to_string(job.src) + " to " +
                   std::to_string(job.dst) + " is not a path (link " + topo.link_name(l) + " does not leave vertex " +
-                  std::to_string(at) + "); see docs/model.md");
+                  std::to_string(at) + "); plan with --routing " + topo.default_routing() + " (docs/model.md)");
     at = topo.link_dst(l);
   }
   OPTIQ_CHECK(at == job.dst, "a default route ends at its destination");

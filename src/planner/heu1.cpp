@@ -5,8 +5,8 @@
 // for such jobs.) Bytes are split equally among a job's kept paths.
 #include <numeric>
 
-#include "common.hpp"
-#include "optiq/planner.hpp"
+#include "planner/common.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace optiq {
 

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <queue>
 
-#include "common.hpp"
-#include "optiq/planner.hpp"
+#include "planner/common.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace optiq {
 

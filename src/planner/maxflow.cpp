@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <map>
 
-#include "common.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/planner.hpp"
-#include "sink_flow.hpp"
+#include "planner/common.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/planner.hpp"
+#include "planner/sink_flow.hpp"
 
 namespace optiq {
 
@@ -44,8 +44,11 @@ void add_load(const PathShare& share, std::vector<double>& load) {
 }  // namespace
 
 Plan plan_maxflow(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
-                  Bytes min_path_bytes, int max_paths, const Progress& progress) {
-  if (max_paths < 0) throw Error("max_paths must be non-negative");
+                  const PlannerOptions& options) {
+  const Bytes min_path_bytes = options.min_path_bytes;
+  const int max_paths = options.max_paths;
+  const Progress& progress = options.progress;
+  check_planner_options(options);
   // Asked of the network directly: Legs would build an overlay's tables to find out.
   bool switched = false;
   for (NodeId v = 0; v < topo.num_vertices(); ++v) switched = switched || topo.kind(v) == VertexKind::Switch;

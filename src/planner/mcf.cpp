@@ -1,18 +1,30 @@
-// mcf planner: see include/optiq/mcf.hpp for the method and its certificate.
-#include "optiq/mcf.hpp"
+// mcf planner: see include/optiq/core/mcf.hpp for the method and its certificate.
+//
+// One run in phases: seed (every job on its cheapest path), then iterations of price (search
+// cheapest paths under the potential's weights, which also raises the proven bound, and stop
+// once certified or stalled) and update (Newton moves of every job onto its fresh or cheapest
+// path), then practical (paths below the minimum size or beyond the limit give their flow
+// away) and whole bytes.
+#include "optiq/core/mcf.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
-#include "common.hpp"
-#include "optiq/cheapest.hpp"
-#include "optiq/cut_bound.hpp"
-#include "optiq/legs.hpp"
+#include "optiq/core/bounds.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/legs.hpp"
+#include "planner/common.hpp"
+#include "planner/mcf_loads.hpp"
 
 namespace optiq {
 
 namespace {
+
+using detail::Loads;
+using detail::PathFlow;
+
 
 // Sources searched per pricing round on large instances, when pricing cannot use the
 // goal-directed search (node weights or a hop bound).
@@ -66,290 +78,265 @@ constexpr std::size_t kChainSearchExpansions = 16;
 constexpr double kGrid = 1e4;
 double quantise(double g) { return std::floor(g * kGrid) / kGrid; }
 
-struct PathFlow {
-  LinkPath links;
-  double x = 0;  // bytes
-};
 
-// Link and node loads with the exponential potential exp(eta * (u - U) / U) of each
-// utilisation u (load over capacity, in seconds) against the reference utilisation U.
-class Loads {
+class McfRun {
  public:
-  Loads(const Network& topo, double forward_bandwidth)
-      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
-        node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
-    for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
+  McfRun(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, const PlannerOptions& o)
+      : topo_(topo), routing_(routing), o_(o), loads_(topo, o.forward_bandwidth) {
+    result_.bounded = true;
+    result_.plan = detail::empty_plan(topo, routing, "mcf", jobs);
+    result_.extras = {{"iterations", 0.0}, {"flow_seconds", 0.0}, {"constraint_cost", 0.0}};
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      if (jobs[j].bytes > 0) active_.push_back(j), active_jobs_.push_back(jobs[j]);
   }
 
-  void add(const LinkPath& p, double x) {
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      link_[p[i]] += x;
-      if (fwd_cap_ > 0 && i > 0 && topo_.is_terminal(topo_.link_src(p[i]))) node_[topo_.link_src(p[i])] += x;
+  PlanResult run() {
+    if (active_.empty()) return result_;
+    seed();
+    for (int it = 1; it <= o_.mcf_iterations && U_ > 0; ++it) {
+      result_.extras["iterations"] = it;
+      loads_.set_reference(eta_, U_);
+      std::fill(fresh_.begin(), fresh_.end(), 0);
+      if (it >= next_price_ && price(it)) break;
+      update();
+      U_ = loads_.max_utilisation();
+      eta_ = std::min(eta_max_, eta_ * kSharpen);
     }
+    result_.bound_seconds = std::min(best_bound_, U_);
+    make_practical();
+    const double flow_seconds = U_;
+    result_.extras["flow_seconds"] = flow_seconds;
+    round_to_bytes();
+    result_.extras["constraint_cost"] = flow_seconds > 0 ? result_.plan_seconds / flow_seconds - 1 : 0.0;
+    return result_;
   }
-  double capacity(LinkId l) const { return cap_[l]; }  // 0 for slots without a link
-  double utilisation(LinkId l) const { return link_[l] / cap_[l]; }
-  double max_utilisation() const {
-    double u = 0;
-    for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l)
-      if (link_[l] > 0) u = std::max(u, link_[l] / cap_[l]);
-    for (double f : node_) u = std::max(u, f / fwd_cap_);
-    return u;
-  }
-  void set_reference(double eta, double U) { eta_ = eta, ref_ = U; }
-  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / cap_[l] - ref_) / ref_); }
-  double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
-  // First and second derivative of the potential along a path, up to the common factor eta/U.
-  void slope(const LinkPath& p, double& d, double& h) const {
-    d = h = 0;
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      const double c = cap_[p[i]], g = link_g(p[i]);
-      d += g / c, h += g / (c * c);
-      if (fwd_cap_ > 0 && i > 0 && topo_.is_terminal(topo_.link_src(p[i]))) {  // switches relay in hardware
-        const double gv = node_g(topo_.link_src(p[i]));
-        d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
-      }
-    }
-  }
-  bool forwarding() const { return fwd_cap_ > 0; }
-  double forward_capacity() const { return fwd_cap_; }
 
  private:
-  const Network& topo_;
-  double fwd_cap_;
-  std::vector<double> link_, node_;
-  std::vector<double> cap_;  // per link, looked up often enough to keep at hand
-  double eta_ = 1, ref_ = 1;
-};
-
-}  // namespace
-
-McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
-                   const McfOptions& o) {
-  if (!(o.epsilon > 0 && o.epsilon < 1)) throw Error("epsilon must be in (0, 1), got " + std::to_string(o.epsilon));
-  if (o.max_iterations < 1) throw Error("max_iterations must be at least 1");
-  if (!(o.forward_bandwidth >= 0) || !std::isfinite(o.forward_bandwidth))
-    throw Error("forward bandwidth must be a finite number of bytes/s, or 0 for unlimited");
-  if (o.max_paths < 0) throw Error("max_paths must be non-negative");
-  McfResult result;
-  result.plan = detail::empty_plan(topo, routing, "mcf", jobs);
-
-  std::vector<std::size_t> active;
-  std::vector<Job> active_jobs;
-  for (std::size_t j = 0; j < jobs.size(); ++j)
-    if (jobs[j].bytes > 0) active.push_back(j), active_jobs.push_back(jobs[j]);
-  if (active.empty()) return result;
-
-  Loads loads(topo, o.forward_bandwidth);
-  // Without node weights or a hop bound, and with one capacity on every link, pricing runs a
-  // goal-directed search on whole-number weights (the potential's grid) that is fast enough to
-  // search from every source each round; otherwise Dijkstra on the weights themselves.
-  const auto [thinnest, widest] = std::minmax_element(topo.capacities().begin(), topo.capacities().end());
-  const bool uniform = topo.num_links() == 0 || *thinnest == *widest;
-  const double link_capacity = topo.num_links() ? *widest : 1.0;
-  // Chains of legs on a network with switches are priced on the overlay (chains.hpp).
-  if (o.max_proxies >= 0 && o.hop_bound >= 0)
-    throw Error("a hop bound and a bound on proxies per path cannot be combined; choose one");
-  const Legs legs(topo, routing, /*overlay=*/o.max_proxies >= 0);
-  const bool unit_pricing = !loads.forwarding() && o.hop_bound < 0 && uniform && legs.direct();
-  std::vector<double> link_w(topo.num_links(), 0.0), node_w(loads.forwarding() ? topo.num_vertices() : 0, 0.0);
-  for (LinkId l = 0; l < topo.num_links(); ++l) link_w[l] = 1.0 / topo.capacity(l);
-  std::vector<std::uint32_t> units(unit_pricing ? topo.num_links() : 0, 1);
-  CheapestPaths priced = unit_pricing ? cheapest_paths_units(topo, active_jobs, units, 1.0 / link_capacity)
-                                      : cheapest_paths(legs, active_jobs, link_w, node_w, o.hop_bound, o.max_proxies);
-  std::vector<std::vector<PathFlow>> flows(active.size());
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    detail::require_candidates(active_jobs[a], active[a], std::isinf(priced.cost[a]) ? 0 : 1,
-                               o.hop_bound < 0 ? topo.num_vertices() : o.hop_bound);
-    flows[a].push_back({priced.paths[a], static_cast<double>(active_jobs[a].bytes)});
-    loads.add(priced.paths[a], flows[a][0].x);
+  // Every job on its cheapest path; the pricing mode, the windows of sources and the first bound.
+  void seed() {
+    // Without node weights or a hop bound, and with one capacity on every link, pricing runs a
+    // goal-directed search on whole-number weights (the potential's grid) that is fast enough to
+    // search from every source each round; otherwise Dijkstra on the weights themselves.
+    const auto [thinnest, widest] = std::minmax_element(topo_.capacities().begin(), topo_.capacities().end());
+    const bool uniform = topo_.num_links() == 0 || *thinnest == *widest;
+    link_capacity_ = topo_.num_links() ? *widest : 1.0;
+    // Chains of legs on a network with switches are priced on the overlay (chains.hpp).
+    legs_.emplace(topo_, routing_, /*overlay=*/o_.max_proxies >= 0);
+    unit_pricing_ = !loads_.forwarding() && o_.hop_bound < 0 && uniform && legs_->direct();
+    link_w_.assign(topo_.num_links(), 0.0);
+    node_w_.assign(loads_.forwarding() ? topo_.num_vertices() : 0, 0.0);
+    for (LinkId l = 0; l < topo_.num_links(); ++l) link_w_[l] = 1.0 / topo_.capacity(l);
+    units_.assign(unit_pricing_ ? topo_.num_links() : 0, 1);
+    CheapestPaths priced = unit_pricing_
+                               ? cheapest_paths_units(topo_, active_jobs_, units_, 1.0 / link_capacity_)
+                               : cheapest_paths(*legs_, active_jobs_, link_w_, node_w_, o_.hop_bound, o_.max_proxies);
+    flows_.assign(active_.size(), {});
+    for (std::size_t a = 0; a < active_.size(); ++a) {
+      detail::require_candidates(active_jobs_[a], active_[a], std::isinf(priced.cost[a]) ? 0 : 1,
+                                 o_.hop_bound < 0 ? topo_.num_vertices() : o_.hop_bound);
+      flows_[a].push_back({priced.paths[a], static_cast<double>(active_jobs_[a].bytes)});
+      loads_.add(priced.paths[a], flows_[a][0].x);
+    }
+    // The potential sharpens from smooth to nearly the max: early steps spread flow broadly,
+    // late steps act on the bottleneck links only. Pricing (the expensive part: a shortest-path
+    // search per source) runs every iteration at first, then ever more rarely; in between, jobs
+    // rebalance over the paths they already have, which costs far less.
+    eta_max_ = 0.5 * std::log(static_cast<double>(topo_.num_links()) + 1.0) / o_.epsilon;
+    // Cut bounds hold for any routing and cost little; the dual bound improves on them as the
+    // flow converges.
+    eta_ = 1.0, best_bound_ = cut_lower_bound(topo_, active_jobs_), U_ = loads_.max_utilisation();
+    // With many sources a pricing round searches from one window of sources only (rotating), and
+    // the certificate comes from cheap lower bounds on a contracted graph instead of exact costs.
+    for (std::size_t a = 0; a < active_.size(); ++a) by_source_[active_jobs_[a].src].push_back(a);
+    // Chains of legs price every source each round: the contracted bounds that stand in for the
+    // sources outside a window are bounds over any links, far below the chains' costs on a
+    // switched network, and the certificate would stall there (6% on 1,024 endpoints).
+    const std::size_t window_count =
+        unit_pricing_ || !legs_->direct() ? 1 : (by_source_.size() + kWindowSources - 1) / kWindowSources;
+    windows_.assign(window_count, {});
+    std::size_t source_index = 0;
+    for (const auto& [src, members] : by_source_) {
+      auto& win = windows_[source_index++ % window_count];
+      win.insert(win.end(), members.begin(), members.end());
+    }
+    price_every_ = by_source_.size() > kEveryIterationSources ? 2 : 1;
+    chains_by_one_proxy_ = !legs_->direct() && o_.max_proxies < 0 && o_.hop_bound < 0;
+    fresh_.assign(active_.size(), 0);
+    fresh_path_.assign(active_.size(), {});
   }
 
-  // The potential sharpens from smooth to nearly the max: early steps spread flow broadly,
-  // late steps act on the bottleneck links only. Pricing (the expensive part: a shortest-path
-  // search per source) runs every iteration at first, then ever more rarely; in between, jobs
-  // rebalance over the paths they already have, which costs far less.
-  const double eta_max = 0.5 * std::log(static_cast<double>(topo.num_links()) + 1.0) / o.epsilon;
-  // Cut bounds hold for any routing and cost little; the dual bound improves on them as the
-  // flow converges.
-  double eta = 1.0, best_bound = cut_lower_bound(topo, active_jobs), U = loads.max_utilisation();
-  auto rebalance = [&](std::size_t a, std::size_t b) {  // Newton moves onto path b of job a
-    auto& set = flows[a];
-    const double step_scale = U / eta;  // the factor Loads::slope leaves out
-    for (std::size_t p = 0; p < set.size(); ++p) {
-      if (p == b || set[p].x <= 0) continue;
-      double dp, hp, db, hb;
-      loads.slope(set[p].links, dp, hp);
-      loads.slope(set[b].links, db, hb);
-      if (dp <= db) continue;
-      const double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
-      loads.add(set[p].links, -move);
-      loads.add(set[b].links, move);
-      set[p].x -= move;
-      set[b].x += move;
+  // One pricing round: cheapest paths for one window of sources under the potential's weights,
+  // a better bound, and whether the run stops (certified, or stalled at full sharpness).
+  bool price(int it) {
+    double scale = 0, heaviest = 0;
+    set_weights(scale, heaviest);
+    const auto& window = windows_[rounds_++ % windows_.size()];
+    std::vector<Job> window_jobs;
+    for (std::size_t a : window) window_jobs.push_back(active_jobs_[a]);
+    bool cheap = false;
+    bool priced_all_chains = true;  // the costs are the cheapest over all chains: a bound
+    CheapestPaths priced = search(window_jobs, scale, cheap, priced_all_chains);
+    next_price_ = it + (cheap ? price_every_ : std::max(price_every_, it / 4));
+    std::vector<double> lower(active_.size(), 0.0);
+    if (windows_.size() > 1 && o_.hop_bound < 0) {
+      for (double relative : {1e-4, 1e-6}) {  // either threshold gives a valid bound; keep the best
+        const auto b = cheapest_cost_lower_bounds(topo_, active_jobs_, link_w_, relative * heaviest,
+                                                  topo_.num_vertices() / 4);
+        for (std::size_t a = 0; a < b.size(); ++a) lower[a] = std::max(lower[a], b[a]);
+      }
     }
-  };
-  auto cheapest_own = [&](std::size_t a) {
-    std::size_t b = 0;
-    double best = INFINITY;
-    for (std::size_t p = 0; p < flows[a].size(); ++p) {
-      double d, h;
-      loads.slope(flows[a][p].links, d, h);
-      if (d < best) best = d, b = p;
+    for (std::size_t i = 0; i < window.size(); ++i) {
+      const std::size_t a = window[i];
+      fresh_[a] = 1;
+      fresh_path_[a] = std::move(priced.paths[i]);
+      if (priced_all_chains) lower[a] = std::max(lower[a], priced.lower.empty() ? priced.cost[i] : priced.lower[i]);
     }
-    return b;
-  };
-  auto drop_empty = [&](std::size_t a) {
-    auto& set = flows[a];
-    set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
-  };
-  // With many sources a pricing round searches from one window of sources only (rotating), and
-  // the certificate comes from cheap lower bounds on a contracted graph instead of exact costs.
-  std::map<NodeId, std::vector<std::size_t>> by_source;
-  for (std::size_t a = 0; a < active.size(); ++a) by_source[active_jobs[a].src].push_back(a);
-  // Chains of legs price every source each round: the contracted bounds that stand in for the
-  // sources outside a window are bounds over any links, far below the chains' costs on a
-  // switched network, and the certificate would stall there (6% on 1,024 endpoints).
-  const std::size_t window_count =
-      unit_pricing || !legs.direct() ? 1 : (by_source.size() + kWindowSources - 1) / kWindowSources;
-  std::vector<std::vector<std::size_t>> windows(window_count);
-  std::size_t source_index = 0;
-  for (const auto& [src, members] : by_source) {
-    auto& win = windows[source_index++ % window_count];
-    win.insert(win.end(), members.begin(), members.end());
+    double priced_sum = 0;
+    for (std::size_t a = 0; a < active_.size(); ++a)
+      priced_sum += static_cast<double>(active_jobs_[a].bytes) * lower[a];
+    best_bound_ = std::max(best_bound_, priced_sum / scale);
+    try_quotient_bound();
+    try_relaxed_bounds();
+    if (o_.progress) o_.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o_.mcf_iterations));
+    if (U_ <= (1.0 + o_.epsilon) * best_bound_) return true;
+    // Fully sharpened and no longer improving: what remains of the gap is the bound's, and
+    // more rounds would not close it.
+    if (eta_ >= eta_max_ && U_ > (1.0 - kStall * o_.epsilon) * last_priced_U_) {
+      if (priced_all_chains) return true;
+      certify_next_ = true;  // not before pricing all chains once more: the bound needs it
+      next_price_ = it + 1;
+    }
+    last_priced_U_ = U_;
+    return false;
   }
-  const int price_every = by_source.size() > kEveryIterationSources ? 2 : 1;
-  const bool chains_by_one_proxy = !legs.direct() && o.max_proxies < 0 && o.hop_bound < 0;
-  bool certify_next = false;
-  double last_priced_U = INFINITY;
-  std::vector<char> fresh(active.size(), 0);
-  std::vector<LinkPath> fresh_path(active.size());
-  std::size_t rounds = 0;
-  int next_price = 1;
-  bool quotient_tried = false;
-  int relax_wait = 0, relax_backoff = 0;  // pricing rounds to skip relaxations for, and the next such pause
-  for (int it = 1; it <= o.max_iterations && U > 0; ++it) {
-    result.iterations = it;
-    loads.set_reference(eta, U);
-    const bool price = it >= next_price;
-    std::fill(fresh.begin(), fresh.end(), 0);
-    if (price) {
-      double scale = 0, heaviest = 0;
-      // Weights are rounded down to a grid: links far below the bottleneck become free, so among
-      // otherwise equal paths the fewest hops win instead of long detours through links with
-      // negligible load. Any non-negative weights certify a bound, rounded ones included.
-      for (LinkId l = 0; l < topo.num_links(); ++l)
-        if (loads.capacity(l) > 0) {
-          const double g = quantise(loads.link_g(l));
-          link_w[l] = g / loads.capacity(l);
-          heaviest = std::max(heaviest, link_w[l]);
-          scale += g;
-        }
-      for (std::size_t v = 0; v < node_w.size(); ++v) {
-        if (!topo.is_terminal(static_cast<NodeId>(v))) continue;  // a switch costs no copy
-        const double g = quantise(loads.node_g(static_cast<NodeId>(v)));
-        node_w[v] = g / loads.forward_capacity();
+
+  // Weights are rounded down to a grid: links far below the bottleneck become free, so among
+  // otherwise equal paths the fewest hops win instead of long detours through links with
+  // negligible load. Any non-negative weights certify a bound, rounded ones included.
+  void set_weights(double& scale, double& heaviest) {
+    for (LinkId l = 0; l < topo_.num_links(); ++l)
+      if (loads_.capacity(l) > 0) {
+        const double g = quantise(loads_.link_g(l));
+        link_w_[l] = g / loads_.capacity(l);
+        heaviest = std::max(heaviest, link_w_[l]);
         scale += g;
       }
-      if (scale <= 0) scale = 1;  // all weights rounded to zero: the bound is 0, still valid
-      const auto& window = windows[rounds++ % window_count];
-      std::vector<Job> window_jobs;
-      for (std::size_t a : window) window_jobs.push_back(active_jobs[a]);
-      bool cheap = false;
-      bool priced_all_chains = true;  // the costs are the cheapest over all chains: a bound
-      if (unit_pricing) {
-        for (LinkId l = 0; l < topo.num_links(); ++l)
-          units[l] = static_cast<std::uint32_t>(std::llround(link_w[l] * loads.capacity(l) * kGrid));
-        std::size_t settled = 0;
-        priced = cheapest_paths_units(topo, window_jobs, units, 1.0 / (kGrid * link_capacity), 1024, &settled);
-        cheap = settled * kCheapSearchShare <= by_source.size() * static_cast<std::size_t>(topo.num_vertices());
-      } else if (chains_by_one_proxy) {
-        priced = cheapest_paths(legs, window_jobs, link_w, node_w, -1, /*max_proxies=*/1);
-        double one_proxy_bound = 0;  // what the bound would be if no chain through more were cheaper
-        for (std::size_t i = 0; i < window.size(); ++i)
-          one_proxy_bound += static_cast<double>(window_jobs[i].bytes) * priced.cost[i];
-        one_proxy_bound /= scale;
-        priced_all_chains = certify_next || U <= (1.0 + o.epsilon) * one_proxy_bound;
-        if (priced_all_chains)
-          priced = cheapest_paths(legs, window_jobs, link_w, node_w, -1, -1, kChainSearchExpansions);
-        certify_next = false;
-      } else {
-        priced = cheapest_paths(legs, window_jobs, link_w, node_w, o.hop_bound, o.max_proxies);
-      }
-      next_price = it + (cheap ? price_every : std::max(price_every, it / 4));
-      std::vector<double> lower(active.size(), 0.0);
-      if (window_count > 1 && o.hop_bound < 0) {
-        for (double relative : {1e-4, 1e-6}) {  // either threshold gives a valid bound; keep the best
-          const auto b = cheapest_cost_lower_bounds(topo, active_jobs, link_w, relative * heaviest,
-                                                    topo.num_vertices() / 4);
-          for (std::size_t a = 0; a < b.size(); ++a) lower[a] = std::max(lower[a], b[a]);
-        }
-      }
-      for (std::size_t i = 0; i < window.size(); ++i) {
-        const std::size_t a = window[i];
-        fresh[a] = 1;
-        fresh_path[a] = std::move(priced.paths[i]);
-        if (priced_all_chains) lower[a] = std::max(lower[a], priced.lower.empty() ? priced.cost[i] : priced.lower[i]);
-      }
-      double priced_sum = 0;
-      for (std::size_t a = 0; a < active.size(); ++a)
-        priced_sum += static_cast<double>(active_jobs[a].bytes) * lower[a];
-      best_bound = std::max(best_bound, priced_sum / scale);
-      // The quotient bound does not depend on the flow: solved once, when the flow shows which
-      // dimensions' links are the bottlenecks (they rank the candidate quotients).
-      if (!quotient_tried && eta >= kQuotientFromEta && U > (1.0 + o.epsilon) * best_bound) {
-        quotient_tried = true;
-        std::vector<double> score(topo.num_links(), 0.0);
-        for (LinkId l = 0; l < topo.num_links(); ++l)
-          if (loads.capacity(l) > 0) score[l] = loads.link_g(l);
-        best_bound = std::max(best_bound, quotient_lower_bound(topo, active_jobs, o.epsilon / 8, kQuotientComponents,
-                                                               score, kQuotientTries));
-      }
-      // Relaxations that fail to raise the bound are retried ever more rarely: on large
-      // networks each costs seconds once the hot links split it into few components.
-      if (eta >= kRelaxFromEta && U > (1.0 + o.epsilon) * best_bound && relax_wait-- <= 0) {
-        const double before = best_bound;
-        std::vector<char> hot(topo.num_links(), 0);
-        for (double fraction : kHotFractions) {
-          for (LinkId l = 0; l < topo.num_links(); ++l)
-            hot[l] = loads.capacity(l) > 0 && loads.utilisation(l) >= fraction * U;
-          best_bound = std::max(best_bound, relaxed_lower_bound(topo, active_jobs, hot, o.epsilon / 4, kRelaxComponents));
-        }
-        if (best_bound > (1.0 + kRelaxGain * o.epsilon) * before) {
-          relax_backoff = 0;
-        } else {
-          relax_backoff = std::max(1, 2 * relax_backoff);
-        }
-        relax_wait = relax_backoff;
-      }
-      if (o.progress) o.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o.max_iterations));
-      if (U <= (1.0 + o.epsilon) * best_bound) break;
-      // Fully sharpened and no longer improving: what remains of the gap is the bound's, and
-      // more rounds would not close it.
-      if (eta >= eta_max && U > (1.0 - kStall * o.epsilon) * last_priced_U) {
-        if (priced_all_chains) break;
-        certify_next = true;  // not before pricing all chains once more: the bound needs it
-        next_price = it + 1;
-      }
-      last_priced_U = U;
+    for (std::size_t v = 0; v < node_w_.size(); ++v) {
+      if (!relays_in_software(topo_, static_cast<NodeId>(v))) continue;
+      const double g = quantise(loads_.node_g(static_cast<NodeId>(v)));
+      node_w_[v] = g / loads_.forward_capacity();
+      scale += g;
     }
-    for (std::size_t a = 0; a < active.size(); ++a) {
+    if (scale <= 0) scale = 1;  // all weights rounded to zero: the bound is 0, still valid
+  }
+
+  // The cheapest paths of a window's jobs, by the pricing mode seed() chose.
+  CheapestPaths search(const std::vector<Job>& window_jobs, double scale, bool& cheap, bool& priced_all_chains) {
+    if (unit_pricing_) {
+      for (LinkId l = 0; l < topo_.num_links(); ++l)
+        units_[l] = static_cast<std::uint32_t>(std::llround(link_w_[l] * loads_.capacity(l) * kGrid));
+      std::size_t settled = 0;
+      CheapestPaths priced =
+          cheapest_paths_units(topo_, window_jobs, units_, 1.0 / (kGrid * link_capacity_), 1024, &settled);
+      cheap = settled * kCheapSearchShare <= by_source_.size() * static_cast<std::size_t>(topo_.num_vertices());
+      return priced;
+    }
+    if (chains_by_one_proxy_) {
+      CheapestPaths priced = cheapest_paths(*legs_, window_jobs, link_w_, node_w_, -1, /*max_proxies=*/1);
+      double one_proxy_bound = 0;  // what the bound would be if no chain through more were cheaper
+      for (std::size_t i = 0; i < window_jobs.size(); ++i)
+        one_proxy_bound += static_cast<double>(window_jobs[i].bytes) * priced.cost[i];
+      one_proxy_bound /= scale;
+      priced_all_chains = certify_next_ || U_ <= (1.0 + o_.epsilon) * one_proxy_bound;
+      if (priced_all_chains)
+        priced = cheapest_paths(*legs_, window_jobs, link_w_, node_w_, -1, -1, kChainSearchExpansions);
+      certify_next_ = false;
+      return priced;
+    }
+    return cheapest_paths(*legs_, window_jobs, link_w_, node_w_, o_.hop_bound, o_.max_proxies);
+  }
+
+  // The quotient bound does not depend on the flow: solved once, when the flow shows which
+  // dimensions' links are the bottlenecks (they rank the candidate quotients).
+  void try_quotient_bound() {
+    if (quotient_tried_ || eta_ < kQuotientFromEta || U_ <= (1.0 + o_.epsilon) * best_bound_) return;
+    quotient_tried_ = true;
+    std::vector<double> score(topo_.num_links(), 0.0);
+    for (LinkId l = 0; l < topo_.num_links(); ++l)
+      if (loads_.capacity(l) > 0) score[l] = loads_.link_g(l);
+    best_bound_ = std::max(best_bound_, quotient_lower_bound(topo_, active_jobs_, o_.epsilon / 8, kQuotientComponents,
+                                                             score, kQuotientTries));
+  }
+
+  // Relaxations that fail to raise the bound are retried ever more rarely: on large networks
+  // each costs seconds once the hot links split it into few components.
+  void try_relaxed_bounds() {
+    if (!(eta_ >= kRelaxFromEta && U_ > (1.0 + o_.epsilon) * best_bound_ && relax_wait_-- <= 0)) return;
+    const double before = best_bound_;
+    std::vector<char> hot(topo_.num_links(), 0);
+    for (double fraction : kHotFractions) {
+      for (LinkId l = 0; l < topo_.num_links(); ++l)
+        hot[l] = loads_.capacity(l) > 0 && loads_.utilisation(l) >= fraction * U_;
+      best_bound_ =
+          std::max(best_bound_, relaxed_lower_bound(topo_, active_jobs_, hot, o_.epsilon / 4, kRelaxComponents));
+    }
+    if (best_bound_ > (1.0 + kRelaxGain * o_.epsilon) * before) {
+      relax_backoff_ = 0;
+    } else {
+      relax_backoff_ = std::max(1, 2 * relax_backoff_);
+    }
+    relax_wait_ = relax_backoff_;
+  }
+
+  // Every job moves flow onto its freshly priced path, or else its currently cheapest one.
+  void update() {
+    for (std::size_t a = 0; a < active_.size(); ++a) {
       std::size_t b;
-      if (fresh[a]) {
-        auto& set = flows[a];
+      if (fresh_[a]) {
+        auto& set = flows_[a];
         b = 0;
-        while (b < set.size() && set[b].links != fresh_path[a]) ++b;
-        if (b == set.size()) set.push_back({fresh_path[a], 0.0});
+        while (b < set.size() && set[b].links != fresh_path_[a]) ++b;
+        if (b == set.size()) set.push_back({fresh_path_[a], 0.0});
       } else {
         b = cheapest_own(a);
       }
       rebalance(a, b);
       drop_empty(a);
     }
-    U = loads.max_utilisation();
-    eta = std::min(eta_max, eta * kSharpen);
   }
-  result.bound_seconds = std::min(best_bound, U);
+
+  void rebalance(std::size_t a, std::size_t b) {  // Newton moves onto path b of job a
+    auto& set = flows_[a];
+    const double step_scale = U_ / eta_;  // the factor Loads::slope leaves out
+    for (std::size_t p = 0; p < set.size(); ++p) {
+      if (p == b || set[p].x <= 0) continue;
+      double dp, hp, db, hb;
+      loads_.slope(set[p].links, dp, hp);
+      loads_.slope(set[b].links, db, hb);
+      if (dp <= db) continue;
+      const double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
+      loads_.add(set[p].links, -move);
+      loads_.add(set[b].links, move);
+      set[p].x -= move;
+      set[b].x += move;
+    }
+  }
+
+  std::size_t cheapest_own(std::size_t a) const {
+    std::size_t b = 0;
+    double best = INFINITY;
+    for (std::size_t p = 0; p < flows_[a].size(); ++p) {
+      double d, h;
+      loads_.slope(flows_[a][p].links, d, h);
+      if (d < best) best = d, b = p;
+    }
+    return b;
+  }
+
+  void drop_empty(std::size_t a) {
+    auto& set = flows_[a];
+    set.erase(std::remove_if(set.begin(), set.end(), [](const PathFlow& f) { return f.x <= 0; }), set.end());
+  }
 
   // Practical plans: paths below the minimum size (and beyond the path limit) give their
   // flow to the job's currently cheapest remaining path, then the survivors rebalance, a few
@@ -357,56 +344,95 @@ McfResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::
   // still removing after 20 rounds, 0.8% above the flow it started from).
   // The main loop may stop before the potential is fully sharp, and a smooth potential trades
   // the busiest link for the others: these moves use the sharpest one.
-  eta = eta_max;
-  for (int round = 0; round < kPracticalRounds && U > 0; ++round) {
-    loads.set_reference(eta, U);
-    bool removed = false;
-    for (std::size_t a = 0; a < active.size(); ++a) {
-      auto& set = flows[a];
-      std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
-      // Smallest first, so the larger paths left absorb them.
-      while (set.size() > 1) {
-        const std::size_t last = set.size() - 1;
-        const bool too_small = set[last].x < static_cast<double>(o.min_path_bytes);
-        const bool too_many = o.max_paths > 0 && static_cast<int>(last) >= o.max_paths;
-        if (!too_small && !too_many) break;
-        const double moved = set[last].x;
-        loads.add(set[last].links, -moved);
-        set.pop_back();
-        const std::size_t b = cheapest_own(a);
-        set[b].x += moved;
-        loads.add(set[b].links, moved);
-        removed = true;
-      }
+  void make_practical() {
+    eta_ = eta_max_;
+    for (int round = 0; round < kPracticalRounds && U_ > 0; ++round) {
+      loads_.set_reference(eta_, U_);
+      bool removed = false;
+      for (std::size_t a = 0; a < active_.size(); ++a) removed = give_away_small_paths(a) || removed;
+      for (int sweep = 0; sweep < kPracticalSweeps; ++sweep)
+        for (std::size_t a = 0; a < active_.size(); ++a) {
+          rebalance(a, cheapest_own(a));
+          drop_empty(a);
+        }
+      U_ = loads_.max_utilisation();
+      if (!removed) break;
     }
-    for (int sweep = 0; sweep < kPracticalSweeps; ++sweep)
-      for (std::size_t a = 0; a < active.size(); ++a) {
-        rebalance(a, cheapest_own(a));
-        drop_empty(a);
-      }
-    U = loads.max_utilisation();
-    if (!removed) break;
   }
 
-  result.flow_seconds = U;
+  // Smallest first, so the larger paths left absorb them. True if a path went.
+  bool give_away_small_paths(std::size_t a) {
+    auto& set = flows_[a];
+    std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
+    bool removed = false;
+    while (set.size() > 1) {
+      const std::size_t last = set.size() - 1;
+      const bool too_small = set[last].x < static_cast<double>(o_.min_path_bytes);
+      const bool too_many = o_.max_paths > 0 && static_cast<int>(last) >= o_.max_paths;
+      if (!too_small && !too_many) break;
+      const double moved = set[last].x;
+      loads_.add(set[last].links, -moved);
+      set.pop_back();
+      const std::size_t b = cheapest_own(a);
+      set[b].x += moved;
+      loads_.add(set[b].links, moved);
+      removed = true;
+    }
+    return removed;
+  }
 
   // Whole bytes; practical limits on paths per job and bytes per path.
-  Loads final_loads(topo, o.forward_bandwidth);
-  for (std::size_t a = 0; a < active.size(); ++a) {
-    auto set = flows[a];
-    std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
-    if (o.max_paths > 0 && static_cast<int>(set.size()) > o.max_paths) set.resize(o.max_paths);
-    std::vector<double> shares;  // whole bytes; the merge only catches rounding leftovers
-    for (const auto& f : set) shares.push_back(f.x);
-    const auto split = merge_small_parts(split_by_shares(active_jobs[a].bytes, shares), o.min_path_bytes);
-    for (std::size_t p = 0; p < set.size(); ++p)
-      if (split[p] > 0) {
-        result.plan.jobs[active[a]].paths.push_back({set[p].links, split[p]});
-        final_loads.add(set[p].links, static_cast<double>(split[p]));
-      }
+  void round_to_bytes() {
+    Loads final_loads(topo_, o_.forward_bandwidth);
+    for (std::size_t a = 0; a < active_.size(); ++a) {
+      auto set = flows_[a];
+      std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });
+      if (o_.max_paths > 0 && static_cast<int>(set.size()) > o_.max_paths) set.resize(o_.max_paths);
+      std::vector<double> shares;  // whole bytes; the merge only catches rounding leftovers
+      for (const auto& f : set) shares.push_back(f.x);
+      const auto split = merge_small_parts(split_by_shares(active_jobs_[a].bytes, shares), o_.min_path_bytes);
+      for (std::size_t p = 0; p < set.size(); ++p)
+        if (split[p] > 0) {
+          result_.plan.jobs[active_[a]].paths.push_back({set[p].links, split[p]});
+          final_loads.add(set[p].links, static_cast<double>(split[p]));
+        }
+    }
+    result_.plan_seconds = final_loads.max_utilisation();
   }
-  result.plan_seconds = final_loads.max_utilisation();
-  return result;
+
+  const Network& topo_;
+  const RoutingModel& routing_;
+  const PlannerOptions& o_;
+  PlanResult result_;
+  std::vector<std::size_t> active_;  // jobs with bytes, by index into the caller's jobs
+  std::vector<Job> active_jobs_;
+  Loads loads_;
+  std::optional<Legs> legs_;  // made by seed(): a run without bytes to move needs none
+  bool unit_pricing_ = false, chains_by_one_proxy_ = false;
+  double link_capacity_ = 1.0;
+  std::vector<double> link_w_, node_w_;
+  std::vector<std::uint32_t> units_;
+  std::vector<std::vector<PathFlow>> flows_;
+  double eta_ = 1.0, eta_max_ = 1.0, best_bound_ = 0, U_ = 0;
+  std::map<NodeId, std::vector<std::size_t>> by_source_;
+  std::vector<std::vector<std::size_t>> windows_;
+  int price_every_ = 1;
+  bool certify_next_ = false;
+  double last_priced_U_ = INFINITY;
+  std::vector<char> fresh_;  // per job: priced this iteration, fresh_path_ holds the path
+  std::vector<LinkPath> fresh_path_;
+  std::size_t rounds_ = 0;
+  int next_price_ = 1;
+  bool quotient_tried_ = false;
+  int relax_wait_ = 0, relax_backoff_ = 0;  // pricing rounds to skip relaxations for, and the next such pause
+};
+
+}  // namespace
+
+PlanResult plan_mcf(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
+                    const PlannerOptions& o) {
+  check_planner_options(o);
+  return McfRun(topo, routing, jobs, o).run();
 }
 
 }  // namespace optiq

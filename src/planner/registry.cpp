@@ -1,44 +1,79 @@
+// The core's planners by name: the one place a planner is registered (docs/architecture.md).
 #include <algorithm>
 
-#include "optiq/error.hpp"
-#include "optiq/mcf.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/mcf.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace optiq {
 
-std::vector<std::string> planner_names() { return {"default", "heu1", "heu2", "mcf", "maxflow"}; }
+namespace {
 
-bool planner_needs_candidates(const std::string& name) { return name == "heu1" || name == "heu2"; }
+struct Registered {
+  const char* name;
+  bool needs_candidates;
+  PlanResult (*run)(const Network&, const RoutingModel&, const std::vector<Job>&, const PlannerOptions&,
+                    const CandidateSet*);
+};
 
-Plan make_plan(const std::string& name, const Network& topo, const RoutingModel& routing,
-               const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates) {
-  const auto names = planner_names();
-  if (std::find(names.begin(), names.end(), name) == names.end()) {
-    std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-    throw Error("unknown planner '" + name + "' (known: " + known + ")");
-  }
+PlanResult unbounded(const Network& topo, Plan plan) {
+  PlanResult r;
+  r.plan_seconds = compute_metrics(plan, topo).predicted_seconds;
+  r.plan = std::move(plan);
+  return r;
+}
+
+const std::vector<Registered>& registry() {
+  static const std::vector<Registered> planners = {
+      {"default", false,
+       [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions&,
+          const CandidateSet*) { return unbounded(t, plan_default(t, r, j)); }},
+      {"heu1", true,
+       [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
+          const CandidateSet* c) { return unbounded(t, plan_heu1(t, r, j, *c, o.maxload)); }},
+      {"heu2", true,
+       [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
+          const CandidateSet* c) { return unbounded(t, plan_heu2(t, r, j, *c, o.heu2_chunk, o.progress)); }},
+      {"mcf", false,
+       [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
+          const CandidateSet*) { return plan_mcf(t, r, j, o); }},
+      {"maxflow", false,
+       [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
+          const CandidateSet*) { return unbounded(t, plan_maxflow(t, r, j, o)); }},
+  };
+  return planners;
+}
+
+const Registered& find(const std::string& name) {
+  for (const auto& p : registry())
+    if (name == p.name) return p;
+  std::string known;
+  for (const auto& p : registry()) known += (known.empty() ? "" : ", ") + std::string(p.name);
+  throw Error("unknown planner '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+std::vector<std::string> planner_names() {
+  std::vector<std::string> names;
+  for (const auto& p : registry()) names.push_back(p.name);
+  return names;
+}
+
+bool planner_needs_candidates(const std::string& name) { return find(name).needs_candidates; }
+
+PlanResult make_plan(const std::string& name, const Network& topo, const RoutingModel& routing,
+                     const std::vector<Job>& jobs, const PlannerOptions& options, const CandidateSet* candidates) {
+  const Registered& planner = find(name);
+  check_planner_options(options);
   total_bytes(jobs);  // every sum a planner forms is part of this one: refuse what overflows it
-  if (name == "default") return plan_default(topo, routing, jobs);
-  if (name == "maxflow") return plan_maxflow(topo, routing, jobs, options.min_path_bytes, options.max_paths, options.progress);
-  if (name == "mcf") {
-    McfOptions m;
-    m.epsilon = options.epsilon;
-    m.hop_bound = options.hop_bound;
-    m.min_path_bytes = options.min_path_bytes;
-    m.max_paths = options.max_paths;
-    m.max_proxies = options.max_proxies;
-    m.forward_bandwidth = options.forward_bandwidth;
-    m.progress = options.progress;
-    return plan_mcf(topo, routing, jobs, m).plan;
-  }
   CandidateSet generated;
-  if (!candidates) {
+  if (planner.needs_candidates && !candidates) {
     generated = generate_candidates(topo, routing, jobs, options.k, options.hop_bound, options.progress);
     candidates = &generated;
   }
-  if (name == "heu1") return plan_heu1(topo, routing, jobs, *candidates, options.maxload);
-  return plan_heu2(topo, routing, jobs, *candidates, options.chunk, options.progress);
+  return planner.run(topo, routing, jobs, options, candidates);
 }
 
 }  // namespace optiq

@@ -1,10 +1,10 @@
-#include "sink_flow.hpp"
+#include "planner/sink_flow.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/max_flow.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/max_flow.hpp"
 
 namespace optiq::detail {
 

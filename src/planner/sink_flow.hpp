@@ -11,7 +11,7 @@
 
 #include <vector>
 
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::detail {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "config.hpp"
-#include "guard.hpp"
-#include "requests.hpp"
-#include "state.hpp"
+#include "pmpi/config.hpp"
+#include "pmpi/guard.hpp"
+#include "pmpi/requests.hpp"
+#include "pmpi/state.hpp"
 
 using namespace optiq::pmpi;
 

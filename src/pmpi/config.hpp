@@ -1,6 +1,7 @@
 // The interposer's settings, read from the environment once per process.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "optiq/optiq.h"
@@ -13,9 +14,8 @@ struct Config {
   bool bad_value = false;  // off because of a bad value (not because OPTIQ_TOPOLOGY is unset)
   std::string why_off;
   std::string topology;
-  std::string planner;
-  std::string routing;
-  // Options for optiq_create; planner and routing point into the strings above.
+  std::map<std::string, std::string> texts;  // each option's environment value, by record name
+  // Options for optiq_create; its text fields point into `texts`.
   optiq_options options{};
   bool verbose = false;
 };

@@ -3,9 +3,9 @@
 // application's condition holds). With nothing pending they are the PMPI_ calls themselves.
 #include <mpi.h>
 
-#include "guard.hpp"
-#include "requests.hpp"
-#include "state.hpp"
+#include "pmpi/guard.hpp"
+#include "pmpi/requests.hpp"
+#include "pmpi/state.hpp"
 
 using namespace optiq::pmpi;
 

@@ -1,10 +1,10 @@
 // Generalized requests for optiq's nonblocking operations, and the progress that drives them.
-#include "requests.hpp"
+#include "pmpi/requests.hpp"
 
 #include <cstdio>
 #include <vector>
 
-#include "guard.hpp"
+#include "pmpi/guard.hpp"
 
 namespace optiq::pmpi {
 

@@ -1,5 +1,5 @@
 // Contexts live as communicator attributes; counters are per process until the summary.
-#include "state.hpp"
+#include "pmpi/state.hpp"
 
 #include <cstdio>
 #include <map>
@@ -7,9 +7,9 @@
 #include <sstream>
 #include <vector>
 
-#include "config.hpp"
-#include "guard.hpp"
-#include "requests.hpp"
+#include "pmpi/config.hpp"
+#include "pmpi/guard.hpp"
+#include "pmpi/requests.hpp"
 
 namespace optiq::pmpi {
 

@@ -1,6 +1,6 @@
 // BG/Q deterministic routing as reconstructed by the OPTIQ authors (DESIGN §2).
-#include "optiq/routing.hpp"
-#include "dimension_order.hpp"
+#include "optiq/core/routing.hpp"
+#include "routing/dimension_order.hpp"
 
 namespace optiq {
 

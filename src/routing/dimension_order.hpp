@@ -3,8 +3,8 @@
 #pragma once
 
 
-#include "optiq/error.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq::detail {
 

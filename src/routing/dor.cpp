@@ -1,8 +1,8 @@
 // Plain dimension-order routing: dimension 0 first, the shorter way round, + on ties.
 #include <numeric>
 
-#include "optiq/routing.hpp"
-#include "dimension_order.hpp"
+#include "optiq/core/routing.hpp"
+#include "routing/dimension_order.hpp"
 
 namespace optiq {
 

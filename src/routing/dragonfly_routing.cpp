@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "optiq/dragonfly.hpp"
-#include "optiq/error.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/dragonfly.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 
@@ -172,7 +172,7 @@ class DragonflyRouting final : public RoutingModel {
       throw Error("routing 'simgrid' on '" + net_.spec() + "' has routes that are not paths (e.g. host " +
                   std::to_string(from) + " to host " + std::to_string(to) +
                   ": after a green hop in a chassis other than 0 SimGrid goes on from chassis 0); plan with "
-                  "routing 'minimal', the documented rule (docs/model.md)");
+                  "--routing minimal, the documented rule and the default (docs/model.md)");
     }
     std::vector<LinkId> next(net_.num_vertices(), -1);
     for (NodeId v = 0; v < net_.num_vertices(); ++v) next[v] = next_link(v, dst);

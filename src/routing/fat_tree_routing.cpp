@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 
@@ -226,7 +226,7 @@ class FatTreeRouting final : public RoutingModel {
         return RoutingModel::next_links(dst);
       } catch (const Error& e) {
         throw Error(std::string(e.what()) + " (SimGrid picks the parallel cable down a fat-tree by the source; " +
-                    "routing 'dmodk' takes the same switches with cables chosen by the destination, docs/model.md)");
+                    "dmodk takes the same switches with cables chosen by the destination)");
       }
     }
     std::vector<LinkId> next(net_.num_vertices(), -1);

@@ -1,9 +1,9 @@
-#include "optiq/network_routing.hpp"
+#include "optiq/core/network_routing.hpp"
 
 #include <algorithm>
 #include <string>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq {
 

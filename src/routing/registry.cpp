@@ -1,6 +1,6 @@
-#include "optiq/error.hpp"
-#include "optiq/network_routing.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network_routing.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace optiq {
 
@@ -20,7 +20,7 @@ std::vector<LinkId> RoutingModel::next_links(NodeId dst) const {
       if (next[at] >= 0 && next[at] != l)
         throw Error("routing '" + name() + "' is not destination-based: routes to vertex " + std::to_string(dst) +
                     " leave vertex " + std::to_string(at) + " by links " + std::to_string(next[at]) + " and " +
-                    std::to_string(l));
+                    std::to_string(l) + "; plan with --routing " + net.default_routing() + " (docs/model.md)");
       next[at] = l;
       at = net.link_dst(l);
     }

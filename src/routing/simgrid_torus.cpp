@@ -2,8 +2,8 @@
 // network and the planning core agree link for link. The platform generator
 // (python/optiq/simulation/platform.py) lays the torus out with SimGrid's dimension 0 being the
 // first dimension of bgq_dimension_order, so both route the dimensions in the same order.
-#include "optiq/routing.hpp"
-#include "dimension_order.hpp"
+#include "optiq/core/routing.hpp"
+#include "routing/dimension_order.hpp"
 
 namespace optiq {
 

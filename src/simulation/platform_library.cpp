@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace {
 

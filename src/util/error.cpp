@@ -1,4 +1,4 @@
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq {
 

@@ -1,9 +1,9 @@
-#include "json.hpp"
+#include "util/json.hpp"
 
 #include <set>
 #include <vector>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::json {
 

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::fabric_checks {
 

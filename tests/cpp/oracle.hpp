@@ -6,7 +6,7 @@
 #include <queue>
 #include <vector>
 
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::oracle {
 

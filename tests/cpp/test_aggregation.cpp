@@ -7,9 +7,9 @@
 #include <numeric>
 #include <set>
 
-#include "optiq/aggregation.hpp"
-#include "optiq/error.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/aggregation.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace {
 

@@ -2,11 +2,11 @@
 
 #include <cmath>
 
-#include "optiq/legs.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/cheapest.hpp"
-#include "optiq/error.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/cheapest.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/rng.hpp"
 #include "oracle.hpp"
 
 using namespace optiq;

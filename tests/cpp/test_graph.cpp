@@ -11,12 +11,12 @@
 #include <stdexcept>
 #include <vector>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/contract.hpp"
-#include "optiq/graph/dijkstra.hpp"
-#include "optiq/graph/heaps.hpp"
-#include "optiq/graph/parallel.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/contract.hpp"
+#include "optiq/core/graph/dijkstra.hpp"
+#include "optiq/core/graph/heaps.hpp"
+#include "optiq/core/graph/parallel.hpp"
+#include "optiq/core/rng.hpp"
 
 namespace {
 

@@ -6,13 +6,13 @@
 #include <fstream>
 #include <string>
 
-#include "optiq/error.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/network.hpp"
-#include "optiq/network_routing.hpp"
-#include "optiq/pattern.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/network_routing.hpp"
+#include "optiq/core/pattern.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace {
 
@@ -43,8 +43,8 @@ TEST(GraphFile, ATorusThroughAFilePlansAsTheGenerator) {
   for (const char* pattern : {"disjoint", "overlap", "subset", "random"}) {
     const auto jobs = assign_sizes(named_pattern(pattern, po), "1MiB", 0);
     for (const char* planner : {"default", "heu1", "heu2", "mcf"}) {
-      const Plan a = make_plan(planner, torus, *bgq, jobs, {});
-      const Plan b = make_plan(planner, back, *table, jobs, {});
+      const Plan a = make_plan(planner, torus, *bgq, jobs, {}).plan;
+      const Plan b = make_plan(planner, back, *table, jobs, {}).plan;
       EXPECT_EQ(compute_metrics(b, back).link_bytes_max, compute_metrics(a, torus).link_bytes_max)
           << planner << " on " << pattern;
     }
@@ -70,13 +70,13 @@ TEST(GraphFile, ATorusWithoutItsHintPlansAsWell) {
   for (const char* pattern : {"disjoint", "subset", "random"}) {
     const auto jobs = assign_sizes(named_pattern(pattern, po), "1MiB", 0);
     for (const char* planner : {"default", "heu1", "heu2"}) {
-      const Plan a = make_plan(planner, torus, *dor, jobs, {});
-      const Plan b = make_plan(planner, plain, *table, jobs, {});
+      const Plan a = make_plan(planner, torus, *dor, jobs, {}).plan;
+      const Plan b = make_plan(planner, plain, *table, jobs, {}).plan;
       EXPECT_EQ(compute_metrics(b, plain).link_bytes_max, compute_metrics(a, torus).link_bytes_max)
           << planner << " on " << pattern;
     }
-    const double with = compute_metrics(make_plan("mcf", torus, *dor, jobs, {}), torus).link_bytes_max;
-    const double without = compute_metrics(make_plan("mcf", plain, *table, jobs, {}), plain).link_bytes_max;
+    const double with = compute_metrics(make_plan("mcf", torus, *dor, jobs, {}).plan, torus).link_bytes_max;
+    const double without = compute_metrics(make_plan("mcf", plain, *table, jobs, {}).plan, plain).link_bytes_max;
     EXPECT_NEAR(without, with, 0.01 * with) << "mcf on " << pattern;
   }
 }

@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "optiq/error.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/network.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace {
 
@@ -97,7 +97,7 @@ TEST(IoSide, PlansEndAtIoNodesButNeverPassOne) {
   PlannerOptions o;
   o.k = 8;
   for (const std::string& name : planner_names()) {
-    const Plan plan = make_plan(name, net, *routing, jobs, o);
+    const Plan plan = make_plan(name, net, *routing, jobs, o).plan;
     ASSERT_NO_THROW(validate_plan(plan, net)) << name;
     for (const JobPlan& jp : plan.jobs)
       for (const PathShare& share : jp.paths) {

@@ -4,14 +4,14 @@
 
 #include <string>
 
-#include "optiq/error.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/network_routing.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/plan.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/network_routing.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/plan.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
+#include "optiq/core/routing.hpp"
 
 namespace {
 
@@ -251,7 +251,7 @@ TEST(Legs, ATenThousandEndpointDragonflyPlansWithoutTables) {
     Legs refused(net, *simgrid);
     FAIL() << "accepted";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("routing 'minimal'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("--routing minimal"), std::string::npos) << e.what();
   }
 }
 

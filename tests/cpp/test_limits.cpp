@@ -7,10 +7,10 @@
 #include <cmath>
 #include <limits>
 
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 
 using namespace optiq;
 
@@ -75,7 +75,7 @@ TEST(Limits, PatternsWhoseBytesOverflowAreRefused) {
   const Network t = parse_network("torus:4");
   const auto routing = make_routing("dor", t);
   const std::vector<Job> wrapping(5, Job{0, 1, Bytes(1) << 62});
-  for (const auto& name : planner_names()) EXPECT_THROW(make_plan(name, t, *routing, wrapping, {}), Error) << name;
+  for (const auto& name : planner_names()) EXPECT_THROW(make_plan(name, t, *routing, wrapping, {}).plan, Error) << name;
   try {
     parse_requests("0 1 4611686018427387904\n1 2 4611686018427387904\n", 4, "r.txt");
     FAIL() << "accepted";
@@ -159,6 +159,6 @@ TEST(Limits, LinkBandwidthIsPositiveAndFinite) {
   PlannerOptions o;
   for (double fwd : {-1.0, std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()}) {
     o.forward_bandwidth = fwd;
-    EXPECT_THROW(make_plan("mcf", t, *routing, {{0, 2, 1 << 20}}, o), Error) << fwd;
+    EXPECT_THROW(make_plan("mcf", t, *routing, {{0, 2, 1 << 20}}, o).plan, Error) << fwd;
   }
 }

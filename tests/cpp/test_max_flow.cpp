@@ -5,9 +5,9 @@
 #include <cmath>
 #include <vector>
 
-#include "optiq/error.hpp"
-#include "optiq/graph/max_flow.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/graph/max_flow.hpp"
+#include "optiq/core/rng.hpp"
 
 namespace {
 

@@ -5,19 +5,26 @@
 #include <algorithm>
 #include <set>
 
-#include "optiq/cut_bound.hpp"
-#include "optiq/error.hpp"
-#include "optiq/mcf.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/bounds.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/mcf.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
 #include "planner/sink_flow.hpp"
 
 using namespace optiq;
 
 namespace {
+
+PlannerOptions min_bytes(Bytes min_path_bytes, int max_paths = 0) {
+  PlannerOptions o;
+  o.min_path_bytes = min_path_bytes;
+  o.max_paths = max_paths;
+  return o;
+}
 
 double seconds_of(const Plan& plan, const Network& net) { return compute_metrics(plan, net).predicted_seconds; }
 
@@ -77,7 +84,7 @@ TEST(Maxflow, OneSinkReachesTheOptimumOfEnumeratedCuts) {
       std::vector<Job> jobs;
       for (int i = 1 + static_cast<int>(rng.below(12)); i > 0; --i)
         jobs.push_back({static_cast<NodeId>(rng.below(net.num_vertices())), sink, 1 + rng.below(8 << 20)});
-      const Plan plan = plan_maxflow(net, *routing, jobs, /*min_path_bytes=*/1);
+      const Plan plan = plan_maxflow(net, *routing, jobs, min_bytes(1));
       expect_sound(plan, net, jobs);
       const double optimum = single_sink_optimum(net, jobs, sink);
       const double got = seconds_of(plan, net);
@@ -150,13 +157,13 @@ TEST(Maxflow, ManySourcesToOneSinkBeatTheDefaultRouteNearTheBound) {
     std::vector<Job> jobs;
     for (NodeId s = 0; s < 64; ++s)
       if (s != sink && rng.below(2)) jobs.push_back({s, sink, (1 + rng.below(8)) << 20});
-    const Plan plan = make_plan("maxflow", net, *routing, jobs, PlannerOptions{});
+    const Plan plan = make_plan("maxflow", net, *routing, jobs, PlannerOptions{}).plan;
     expect_sound(plan, net, jobs);
     const double got = seconds_of(plan, net);
     EXPECT_LE(got, seconds_of(plan_default(net, *routing, jobs), net));
     // One sink: the flow is the fluid optimum; only merging paths below 64 KiB may cost, and
     // never more than 1% here. mcf's certified bound is below the optimum.
-    McfOptions o;
+    PlannerOptions o;
     o.epsilon = 0.01;
     const double bound = plan_mcf(net, *routing, jobs, o).bound_seconds;
     EXPECT_GE(got, bound * (1 - 1e-9));
@@ -179,7 +186,7 @@ TEST(Maxflow, RandomPatternsGiveSoundPlansNoSlowerThanTheDefaultRoute) {
                         rng.below(5) == 0 ? 0 : 1 + rng.below(4 << 20)});
       const Bytes min_path = 1 + rng.below(256 << 10);
       const int max_paths = static_cast<int>(rng.below(4));
-      const Plan plan = plan_maxflow(net, *routing, jobs, min_path, max_paths);
+      const Plan plan = plan_maxflow(net, *routing, jobs, min_bytes(min_path, max_paths));
       expect_sound(plan, net, jobs);
       for (const JobPlan& jp : plan.jobs) {
         if (max_paths > 0) EXPECT_LE(jp.paths.size(), static_cast<std::size_t>(max_paths));
@@ -197,7 +204,7 @@ TEST(Maxflow, IoNodesAreSinksButNeverForward) {
   const auto routing = make_routing("bgq", net);
   std::vector<Job> jobs;
   for (NodeId c = 3; c < 128; c += 5) jobs.push_back({c, 128, 4 << 20});
-  const Plan plan = make_plan("maxflow", net, *routing, jobs, PlannerOptions{});
+  const Plan plan = make_plan("maxflow", net, *routing, jobs, PlannerOptions{}).plan;
   expect_sound(plan, net, jobs);
   double total = 0;
   for (const Job& j : jobs) total += static_cast<double>(j.bytes);
@@ -212,7 +219,7 @@ TEST(Maxflow, IoNodesAreSinksButNeverForward) {
   for (NodeId c = 0; c < 256; c += 3) mixed.push_back({c, 256 + (c % 2), 1 << 20});
   mixed.push_back({256, 257, 4 << 20});
   mixed.push_back({257, 9, 3 << 20});
-  const Plan p = make_plan("maxflow", two, *two_routing, mixed, PlannerOptions{});
+  const Plan p = make_plan("maxflow", two, *two_routing, mixed, PlannerOptions{}).plan;
   expect_sound(p, two, mixed);
   EXPECT_LE(seconds_of(p, two), seconds_of(plan_default(two, *two_routing, mixed), two));
 }
@@ -222,7 +229,7 @@ TEST(Maxflow, SwitchedNetworksAreRefusedInOneLine) {
     const Network net = parse_network(spec);
     const auto routing = make_routing(net.default_routing(), net);
     try {
-      make_plan("maxflow", net, *routing, {{0, 1, 1 << 20}}, PlannerOptions{});
+      make_plan("maxflow", net, *routing, {{0, 1, 1 << 20}}, PlannerOptions{}).plan;
       FAIL() << spec << " accepted";
     } catch (const Error& e) {
       const std::string what = e.what();
@@ -247,7 +254,7 @@ TEST(Maxflow, SwitchlessNetworksWhoseRoutesAvoidALinkAreRefused) {
       "triangle.json", "graph:triangle.json");
   const auto routing = make_routing(net.default_routing(), net);
   try {
-    make_plan("maxflow", net, *routing, {{0, 1, 1 << 20}}, PlannerOptions{});
+    make_plan("maxflow", net, *routing, {{0, 1, 1 << 20}}, PlannerOptions{}).plan;
     FAIL() << "accepted";
   } catch (const Error& e) {
     EXPECT_EQ(std::string(e.what()).rfind("maxflow needs every link to be the default route", 0), 0u) << e.what();
@@ -262,10 +269,10 @@ TEST(Maxflow, SameInputsGiveTheSamePlan) {
   for (int i = 0; i < 64; ++i)
     jobs.push_back({static_cast<NodeId>(rng.below(512)), static_cast<NodeId>(512 + i % 4), 1 + rng.below(4 << 20)});
   jobs.push_back(jobs.front());  // a repeated pair shares its paths
-  const Plan a = make_plan("maxflow", net, *routing, jobs, PlannerOptions{});
+  const Plan a = make_plan("maxflow", net, *routing, jobs, PlannerOptions{}).plan;
   expect_sound(a, net, jobs);
-  EXPECT_EQ(plan_to_json(a, net), plan_to_json(make_plan("maxflow", net, *routing, jobs, PlannerOptions{}), net));
-  EXPECT_THROW(plan_maxflow(net, *routing, jobs, 1, -1), Error);
+  EXPECT_EQ(plan_to_json(a, net), plan_to_json(make_plan("maxflow", net, *routing, jobs, PlannerOptions{}).plan, net));
+  EXPECT_THROW(plan_maxflow(net, *routing, jobs, min_bytes(1, -1)), Error);
 }
 
 }  // namespace

@@ -1,12 +1,12 @@
 #include <gtest/gtest.h>
 
-#include "optiq/cut_bound.hpp"
-#include "optiq/error.hpp"
-#include "optiq/mcf.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/bounds.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/mcf.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
 
 using namespace optiq;
 
@@ -22,8 +22,8 @@ std::vector<Job> random_jobs(const Network& t, Rng& rng, int count) {
 }
 
 // A 1%-certified mcf flow without practical limits: the reference the bounds are checked against.
-McfResult fine_mcf(const Network& t, const RoutingModel& routing, const std::vector<Job>& jobs) {
-  McfOptions o;
+PlanResult fine_mcf(const Network& t, const RoutingModel& routing, const std::vector<Job>& jobs) {
+  PlannerOptions o;
   o.epsilon = 0.01;
   o.min_path_bytes = 1;
   return plan_mcf(t, routing, jobs, o);
@@ -37,9 +37,9 @@ TEST(Mcf, SplitsAcrossEqualPathsAndCertifiesTheOptimum) {
   const Network t = parse_network("torus:4", 1e9);
   const auto routing = make_routing("dor", t);
   const Bytes b = 64 << 20;
-  McfOptions o;
+  PlannerOptions o;
   o.epsilon = 0.01;
-  const McfResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
+  const PlanResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
   validate_plan(r.plan, t);
   const double optimum = static_cast<double>(b) / 2 / 1e9;
   EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-12));
@@ -58,14 +58,14 @@ TEST(Mcf, PlansNeverBeatTheirBoundAndRespectLimits) {
       for (int i = 0; i < 12; ++i)
         jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())),
                         rng.below(3) == 0 ? 0 : 1 + rng.below(4 << 20)});
-      McfOptions o;
+      PlannerOptions o;
       o.epsilon = 0.05;
       o.max_paths = 1 + static_cast<int>(rng.below(3));
       o.min_path_bytes = 1 + rng.below(1 << 20);
-      const McfResult r = plan_mcf(t, *routing, jobs, o);
+      const PlanResult r = plan_mcf(t, *routing, jobs, o);
       ASSERT_NO_THROW(validate_plan(r.plan, t));
       EXPECT_GE(r.plan_seconds, r.bound_seconds * (1 - 1e-12)) << spec;
-      EXPECT_GE(r.flow_seconds, r.bound_seconds * (1 - 1e-12)) << spec;
+      EXPECT_GE(r.extras.at("flow_seconds"), r.bound_seconds * (1 - 1e-12)) << spec;
       for (std::size_t j = 0; j < jobs.size(); ++j) {
         const auto& paths = r.plan.jobs[j].paths;
         EXPECT_EQ(paths.empty(), jobs[j].bytes == 0);
@@ -83,10 +83,10 @@ TEST(Mcf, ForwardingLimitRaisesTheBoundAndIsHonoured) {
   const Network t = parse_network("torus:4", 1e9);
   const auto routing = make_routing("dor", t);
   const Bytes b = 64 << 20;
-  McfOptions o;
+  PlannerOptions o;
   o.epsilon = 0.01;
   o.forward_bandwidth = 1e8;  // a tenth of a link
-  const McfResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
+  const PlanResult r = plan_mcf(t, *routing, {{0, 2, b}}, o);
   const double optimum = static_cast<double>(b) / 2 / 1e8;
   EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-12));
   EXPECT_GE(r.plan_seconds, optimum * (1 - 1e-12));
@@ -96,17 +96,17 @@ TEST(Mcf, ForwardingLimitRaisesTheBoundAndIsHonoured) {
 TEST(Mcf, RegisteredAsAPlannerAndRejectsBadInput) {
   const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
-  const Plan p = make_plan("mcf", t, *routing, {{0, 5, 1 << 20}, {3, 3, 100}}, PlannerOptions{});
+  const Plan p = make_plan("mcf", t, *routing, {{0, 5, 1 << 20}, {3, 3, 100}}, PlannerOptions{}).plan;
   validate_plan(p, t);
   EXPECT_EQ(p.planner, "mcf");
   EXPECT_EQ(p.jobs[1].paths.size(), 1u);
-  McfOptions o;
+  PlannerOptions o;
   o.epsilon = 0;
   EXPECT_THROW(plan_mcf(t, *routing, {{0, 5, 1}}, o), Error);
-  o = McfOptions{};
+  o = PlannerOptions{};
   o.hop_bound = 1;
   EXPECT_THROW(plan_mcf(t, *routing, {{0, 10, 1}}, o), Error);
-  o = McfOptions{};
+  o = PlannerOptions{};
   o.forward_bandwidth = -1;
   EXPECT_THROW(plan_mcf(t, *routing, {{0, 5, 1}}, o), Error);
 }
@@ -124,7 +124,7 @@ TEST(CutBound, TightOnARingAndBelowEveryPlan) {
                       rng.below(1 << 20)});
     const double cut = cut_lower_bound(t, jobs);
     for (const auto& name : planner_names())
-      EXPECT_LE(cut, compute_metrics(make_plan(name, t, *routing, jobs, PlannerOptions{}), t).predicted_seconds *
+      EXPECT_LE(cut, compute_metrics(make_plan(name, t, *routing, jobs, PlannerOptions{}).plan, t).predicted_seconds *
                          (1 + 1e-12))
           << spec << " " << name;
   }
@@ -140,12 +140,12 @@ TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 5; ++trial) {
       const auto jobs = random_jobs(t, rng, 10);
-      const McfResult r = fine_mcf(t, *routing, jobs);
+      const PlanResult r = fine_mcf(t, *routing, jobs);
       std::vector<char> hot(t.num_links(), 0);
       for (int pass = 0; pass < 4; ++pass) {
         for (LinkId l = 0; l < t.num_links(); ++l) hot[l] = pass == 3 || rng.below(3) == 0;
         const double b = relaxed_lower_bound(t, jobs, hot, 1e-3, t.num_vertices());
-        EXPECT_LE(b, r.flow_seconds * (1 + 1e-12)) << spec << " pass " << pass;
+        EXPECT_LE(b, r.extras.at("flow_seconds") * (1 + 1e-12)) << spec << " pass " << pass;
         EXPECT_LE(b, r.plan_seconds * (1 + 1e-12)) << spec << " pass " << pass;
         if (pass == 3) EXPECT_GE(b, r.bound_seconds * (1 - 0.02)) << spec;  // all hot: the problem itself
       }
@@ -168,7 +168,7 @@ TEST(RelaxedBound, CertifiesWhereCutsAreLoose) {
   PatternOptions po;
   po.num_nodes = t.num_vertices();
   const auto jobs = assign_sizes(named_pattern("subset", po), "8MiB", 0);
-  const McfResult r = plan_mcf(t, *routing, jobs, McfOptions{});
+  const PlanResult r = plan_mcf(t, *routing, jobs, PlannerOptions{});
   const double cut = cut_lower_bound(t, jobs), optimum = 15.402e6 / t.capacity(0);
   EXPECT_GT(r.bound_seconds, cut * 1.03);
   EXPECT_LE(r.bound_seconds, optimum * (1 + 1e-4));
@@ -187,14 +187,14 @@ TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
     const auto routing = make_routing(t.default_routing(), t);
     for (int trial = 0; trial < 4; ++trial) {
       const auto jobs = random_jobs(t, rng, 12);
-      const McfResult r = fine_mcf(t, *routing, jobs);
+      const PlanResult r = fine_mcf(t, *routing, jobs);
       std::vector<double> score(t.num_links());
       for (double& s : score) s = static_cast<double>(rng.below(100));
       for (int max_components : {4, 8, 1000}) {
         const double unscored = quotient_lower_bound(t, jobs, 1e-3, max_components);
         const double scored = quotient_lower_bound(t, jobs, 1e-3, max_components, score, 1);
-        EXPECT_LE(unscored, r.flow_seconds * (1 + 1e-12)) << spec << " " << max_components;
-        EXPECT_LE(scored, r.flow_seconds * (1 + 1e-12)) << spec << " " << max_components;
+        EXPECT_LE(unscored, r.extras.at("flow_seconds") * (1 + 1e-12)) << spec << " " << max_components;
+        EXPECT_LE(scored, r.extras.at("flow_seconds") * (1 + 1e-12)) << spec << " " << max_components;
         EXPECT_LE(unscored, r.plan_seconds * (1 + 1e-12)) << spec;
       }
     }

@@ -6,9 +6,9 @@
 #include <limits>
 #include <set>
 
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
-#include "optiq/network_routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/network_routing.hpp"
 #include "oracle.hpp"
 
 namespace {

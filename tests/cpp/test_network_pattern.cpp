@@ -6,11 +6,11 @@
 #include <map>
 #include <set>
 
-#include "optiq/error.hpp"
-#include "optiq/fat_tree.hpp"
-#include "optiq/network.hpp"
-#include "optiq/network_pattern.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+#include "optiq/core/network.hpp"
+#include "optiq/core/network_pattern.hpp"
+#include "optiq/core/routing.hpp"
 
 using namespace optiq;
 

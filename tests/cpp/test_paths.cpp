@@ -2,11 +2,11 @@
 
 #include <set>
 
-#include "optiq/legs.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/error.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/rng.hpp"
 #include "oracle.hpp"
 
 using namespace optiq;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/pattern.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/pattern.hpp"
 
 using namespace optiq;
 

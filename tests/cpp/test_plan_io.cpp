@@ -3,10 +3,10 @@
 #include <cstdio>
 #include <fstream>
 
-#include "optiq/error.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
 
 using namespace optiq;
 
@@ -17,8 +17,8 @@ Plan sample_plan(const Network& t) {
   const std::vector<Job> jobs = {{0, 5, 1000}, {3, 3, 10}, {2, 7, 0}, {6, 1, 77777}};
   PlannerOptions o;
   o.k = 6;
-  o.chunk = 100;
-  return make_plan("heu2", t, *routing, jobs, o);
+  o.heu2_chunk = 100;
+  return make_plan("heu2", t, *routing, jobs, o).plan;
 }
 
 std::string expect_error(const std::string& text) {
@@ -65,7 +65,7 @@ TEST(PlanJson, RoundTripsExactly) {
 TEST(PlanJson, WritesTheDocumentedLayout) {
   const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
-  const Plan p = make_plan("default", t, *routing, {{0, 5, 1000}, {3, 3, 0}}, {});
+  const Plan p = make_plan("default", t, *routing, {{0, 5, 1000}, {3, 3, 0}}, {}).plan;
   ASSERT_EQ(t.digest().size(), 16u);
   EXPECT_EQ(t.digest().find_first_not_of("0123456789abcdef"), std::string::npos) << t.digest();
   EXPECT_EQ(plan_to_json(p, t),
@@ -90,7 +90,7 @@ TEST(PlanJson, VersionOneFilesStillLoadOnTori) {
   // The documented version 1 layout, as the writer produced it before links had names.
   const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
-  const Plan p = make_plan("default", t, *routing, {{0, 5, 1000}, {3, 3, 0}}, {});
+  const Plan p = make_plan("default", t, *routing, {{0, 5, 1000}, {3, 3, 0}}, {}).plan;
   const Plan q = plan_from_json(
       "{\"format\":\"optiq-plan\",\"version\":1,\n"
       " \"topology\":\"torus:4x4\",\"routing\":\"dor\",\"planner\":\"default\",\n"

@@ -2,13 +2,13 @@
 
 #include <map>
 
-#include "optiq/legs.hpp"
-#include "optiq/routing.hpp"
-#include "optiq/error.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
 
 using namespace optiq;
 
@@ -40,11 +40,11 @@ TEST(Planners, RandomPatternsGiveValidDeterministicPlans) {
       PlannerOptions o;
       o.k = 1 + static_cast<int>(rng.below(12));
       o.maxload = 1 + static_cast<int>(rng.below(6));
-      o.chunk = 1 + rng.below(50000);
+      o.heu2_chunk = 1 + rng.below(50000);
       for (const auto& name : planner_names()) {
-        const Plan a = make_plan(name, t, *routing, jobs, o);
+        const Plan a = make_plan(name, t, *routing, jobs, o).plan;
         ASSERT_NO_THROW(validate_plan(a, t)) << spec << " " << name;
-        const Plan b = make_plan(name, t, *routing, jobs, o);
+        const Plan b = make_plan(name, t, *routing, jobs, o).plan;
         EXPECT_EQ(plan_to_json(a, t), plan_to_json(b, t)) << "not deterministic: " << name;
         for (std::size_t j = 0; j < jobs.size(); ++j) {
           EXPECT_EQ(a.jobs[j].paths.empty(), jobs[j].bytes == 0) << name;
@@ -96,7 +96,7 @@ TEST(Planners, JobWithoutCandidatesFailsInsteadOfLooping) {
   o.hop_bound = 2;  // node 10 is 4 hops from node 0
   for (const char* name : {"heu1", "heu2"}) {
     try {
-      make_plan(name, t, *routing, jobs, o);
+      make_plan(name, t, *routing, jobs, o).plan;
       FAIL() << name;
     } catch (const Error& e) {
       EXPECT_NE(std::string(e.what()).find("job 1 (0->10)"), std::string::npos) << e.what();
@@ -130,11 +130,11 @@ TEST(Heu2, BalancesTwoEqualPathsExactly) {
 TEST(Planners, UnknownPlannerAndNodesAreErrors) {
   const Network t = parse_network("torus:4x4");
   const auto routing = make_routing("dor", t);
-  EXPECT_THROW(make_plan("opt9", t, *routing, {{0, 1, 1}}, PlannerOptions{}), Error);
-  EXPECT_THROW(make_plan("default", t, *routing, {{0, 16, 1}}, PlannerOptions{}), Error);
+  EXPECT_THROW(make_plan("opt9", t, *routing, {{0, 1, 1}}, PlannerOptions{}).plan, Error);
+  EXPECT_THROW(make_plan("default", t, *routing, {{0, 16, 1}}, PlannerOptions{}).plan, Error);
   PlannerOptions o;
   o.k = 0;
-  EXPECT_THROW(make_plan("heu1", t, *routing, {{0, 1, 1}}, o), Error);
+  EXPECT_THROW(make_plan("heu1", t, *routing, {{0, 1, 1}}, o).plan, Error);
 }
 
 // The thesis' 1024-node 1:8 cases: both heuristics must relieve the busiest link.

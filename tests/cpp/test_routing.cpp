@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "optiq/error.hpp"
-#include "optiq/metrics.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/routing.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/routing.hpp"
 
 using namespace optiq;
 

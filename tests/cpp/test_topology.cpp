@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "optiq/error.hpp"
-#include "optiq/network.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/network.hpp"
 #include "oracle.hpp"
 
 using namespace optiq;

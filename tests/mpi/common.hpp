@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "optiq/optiq.h"
-#include "optiq/rng.hpp"
-#include "runtime/driver/data.hpp"
+#include "optiq/core/rng.hpp"
+#include "tools/common/message_bytes.hpp"
 
 namespace mpitest {
 

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 #include "scenario.hpp"
 
 using namespace mpitest;
@@ -202,8 +202,8 @@ void plan_files(optiq_transport tr, int rpn, Checker& ck) {
     jobs.push_back({0, nodes - 1, 99});
     optiq::PlannerOptions po;
     po.k = 6;
-    po.chunk = 64;
-    optiq::save_plan(optiq::make_plan("heu1", t, *routing, jobs, po), t, path);
+    po.heu2_chunk = 64;
+    optiq::save_plan(optiq::make_plan("heu1", t, *routing, jobs, po).plan, t, path);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   optiq_options o = options("default", tr, 100);
@@ -256,8 +256,8 @@ void paced_plan_files(optiq_transport tr, Checker& ck) {
           if (step > 0 && (a + step) % size != a) jobs.push_back({a, (a + step) % size, 48 << 10});
       optiq::PlannerOptions po;
       po.k = 6;
-      po.chunk = 4096;
-      optiq::Plan plan = optiq::make_plan(planner, t, *routing, jobs, po);
+      po.heu2_chunk = 4096;
+      optiq::Plan plan = optiq::make_plan(planner, t, *routing, jobs, po).plan;
       plan.seconds = promised;
       optiq::save_plan(plan, t, path);
     }

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "optiq/rng.hpp"
+#include "optiq/core/rng.hpp"
 #include "scenario.hpp"
 
 using namespace mpitest;

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 #include "scenario.hpp"
 
 using namespace mpitest;
@@ -193,7 +193,7 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
   auto write_plan = [&](const std::string& spec, const std::string& path, int src, int dst) {
     const optiq::Network t = optiq::parse_network(spec);
     const auto routing = optiq::make_routing(t.default_routing(), t);
-    optiq::save_plan(optiq::make_plan("default", t, *routing, {{src, dst, 100}}, {}), t, path);
+    optiq::save_plan(optiq::make_plan("default", t, *routing, {{src, dst, 100}}, {}).plan, t, path);
   };
   if (rank == 0) {
     write_plan(other, base + "-other.json", 0, size - 1);

@@ -7,7 +7,7 @@
 #include <map>
 
 #include "common.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/planner.hpp"
 
 using namespace mpitest;
 

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 #include "scenario.hpp"
 
 using namespace mpitest;
@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
       for (int b = 0; b < size; ++b) jobs.push_back({a, b, static_cast<optiq::Bytes>(100 + 7 * a + b)});
     optiq::PlannerOptions po;
     po.k = 6;
-    po.chunk = 64;
-    optiq::save_plan(optiq::make_plan("heu2", t, *routing, jobs, po), t, path);
+    po.heu2_chunk = 64;
+    optiq::save_plan(optiq::make_plan("heu2", t, *routing, jobs, po).plan, t, path);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   for (optiq_transport tr : {OPTIQ_TRANSPORT_P2P, OPTIQ_TRANSPORT_RMA}) execute_errors(tr, path, ck);

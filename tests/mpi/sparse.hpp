@@ -12,8 +12,8 @@
 #include "common.hpp"
 #include "exchange/barrier.hpp"  // OPTIQ_SX_SMPI
 #include "optiq/exchange.h"
-#include "optiq/rng.hpp"
-#include "runtime/driver/data.hpp"
+#include "optiq/core/rng.hpp"
+#include "tools/common/message_bytes.hpp"
 
 namespace sparsetest {
 

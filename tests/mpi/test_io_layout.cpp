@@ -6,8 +6,8 @@
 #include <map>
 #include <set>
 
-#include "optiq/error.hpp"
-#include "optiq/rng.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/rng.hpp"
 #include "runtime/io/layout.hpp"
 
 using namespace optiq;

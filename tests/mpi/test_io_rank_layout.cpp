@@ -2,7 +2,7 @@
 // error when the ranks do not fit.
 #include <gtest/gtest.h>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 #include "runtime/api/io_rank_layout.hpp"
 #include "runtime/api/shared_network.hpp"
 

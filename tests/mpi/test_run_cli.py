@@ -22,7 +22,7 @@ def optiq(*args, check=True, cwd=None):
 @pytest.mark.parametrize("transport", ["p2p", "rma"])
 def test_json_reports_verified_times_and_bytes(transport):
     proc = optiq("run", "--np", "4", "--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "48KiB",
-                 "--planner", "heu1", "--transport", transport, "--chunk", "1000", "--threshold", "0",
+                 "--planner", "heu1", "--transport", transport, "--chunk", "1000", "--direct-threshold", "0",
                  "--iterations", "3", "--json")
     r = json.loads(proc.stdout)
     assert r["verified"] is True
@@ -38,7 +38,7 @@ def test_table_output_and_plan_files(tmp_path):
     requests.write_text("0 7 100000\n1 6 50000\n2 5 0\n3 3 7000\n0 7 20000\n")
     plan = tmp_path / "plan.json"
     optiq("plan", "--topology", "torus:2x2x2", "--requests", str(requests), "--planner", "heu2",
-          "--chunk", "8KiB", "--out", str(plan), "--quiet")
+          "--heu2-chunk", "8KiB", "--out", str(plan), "--quiet")
     proc = optiq("run", "--np", "8", "--topology", "torus:2x2x2", "--plan", str(plan), "--chunk", "4KiB")
     assert "verified" in proc.stdout and "MPI_Alltoallv" in proc.stdout
     r = json.loads(optiq("run", "--np", "8", "--topology", "torus:2x2x2", "--plan", str(plan), "--json").stdout)
@@ -57,7 +57,7 @@ def test_plans_on_a_switched_network_deliver_every_byte(tmp_path, transport):
     common = ["--topology", topology, "--pattern", "alltoall", "--bytes", "300KiB"]
     for planner in ("mcf", "heu2"):
         r = json.loads(optiq("run", "--np", "8", *common, "--planner", planner, "--transport", transport,
-                             "--chunk", "20000", "--threshold", "0", "--iterations", "2",
+                             "--chunk", "20000", "--direct-threshold", "0", "--iterations", "2",
                              "--min-gain", "0", "--json").stdout)  # every plan runs: forwarding is the point
         assert r["verified"] is True and r["bytes"] == 8 * 8 * 300 * 1024
         assert r["forwarded_bytes"] > 0, planner  # the plan forwards at endpoints
@@ -73,7 +73,7 @@ def test_plans_on_a_switched_network_deliver_every_byte(tmp_path, transport):
 
 
 @pytest.mark.parametrize("args,needle", [
-    (["--planner", "nope"], "unknown planner 'nope'"),
+    (["--planner", "nope"], "got 'nope'"),
     (["--topology", "torus:2x3y"], "2x3y"),
     (["--pattern", "spiral"], "spiral"),
     (["--np", "5"], "more ranks than torus:2x2 holds"),

@@ -5,12 +5,12 @@
 #include <map>
 #include <set>
 
-#include "optiq/legs.hpp"
-#include "optiq/error.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/planner.hpp"
-#include "optiq/rng.hpp"
-#include "optiq/schedule.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/planner.hpp"
+#include "optiq/core/rng.hpp"
+#include "optiq/core/schedule.hpp"
 
 using namespace optiq;
 
@@ -28,7 +28,7 @@ LinkPath by_ports(const Network& t, NodeId src, const std::vector<std::string>& 
 }
 
 std::vector<std::size_t> points(const Network& t, NodeId src, const std::vector<std::string>& ports,
-                                const Placement& pl, bool* off_plan) {
+                                const RankMap& pl, bool* off_plan) {
   const auto routing = make_routing("dor", t);
   return forwarding_points(Legs(t, *routing), src, by_ports(t, src, ports), pl, off_plan);
 }
@@ -37,7 +37,7 @@ std::vector<std::size_t> points(const Network& t, NodeId src, const std::vector<
 
 TEST(ForwardingPoints, DefaultRouteIsNeverCopied) {
   const Network t = parse_network("torus:4x4");
-  const Placement pl(t, 16, 1);
+  const RankMap pl(t, 16, 1);
   const auto routing = make_routing("dor", t);
   for (NodeId a = 0; a < 16; ++a)
     for (NodeId b = 0; b < 16; ++b) {
@@ -49,7 +49,7 @@ TEST(ForwardingPoints, DefaultRouteIsNeverCopied) {
 
 TEST(ForwardingPoints, CopiesAtEveryTurnAgainstTheDimensionOrder) {
   const Network t = parse_network("torus:2x2x2");  // dor goes A, then B, then C
-  const Placement pl(t, 8, 1);
+  const RankMap pl(t, 8, 1);
   bool off = true;
   // C, B, A: both turns go against the order -> copies at nodes 1 and 3 (path indices 1, 2).
   EXPECT_EQ(points(t, 0, {"C+", "B+", "A+"}, pl, &off), (std::vector<std::size_t>{1, 2}));
@@ -61,7 +61,7 @@ TEST(ForwardingPoints, CopiesAtEveryTurnAgainstTheDimensionOrder) {
 TEST(ForwardingPoints, OnlyNodesMatterNotWhichPortReachesThem) {
   // In a size-2 dimension both ports reach the same neighbour; the network picks the port.
   const Network t = parse_network("torus:4x2");
-  const Placement pl(t, 8, 1);
+  const RankMap pl(t, 8, 1);
   bool off = true;
   EXPECT_TRUE(points(t, 0, {"B-"}, pl, &off).empty());
   EXPECT_TRUE(points(t, 0, {"A+", "B-"}, pl, &off).empty());
@@ -72,11 +72,11 @@ TEST(ForwardingPoints, ATurnAtAnEmptyNodeLeavesThePlan) {
   const Network t = parse_network("torus:2x2x2");
   bool off = false;
   // Ranks on nodes 0, 3, 7 only: the first turn (node 1) has no rank -> straight to node 7.
-  const Placement no_first(t, 3, 1, {0, 3, 7});
+  const RankMap no_first(t, 3, 1, {0, 3, 7});
   EXPECT_TRUE(points(t, 0, {"C+", "B+", "A+"}, no_first, &off).empty());
   EXPECT_TRUE(off);
   // Ranks on 0, 1, 7: copy at node 1, then the turn at node 3 is empty -> straight on.
-  const Placement no_second(t, 3, 1, {0, 1, 7});
+  const RankMap no_second(t, 3, 1, {0, 1, 7});
   EXPECT_EQ(points(t, 0, {"C+", "B+", "A+"}, no_second, &off), (std::vector<std::size_t>{1}));
   EXPECT_TRUE(off);
 }
@@ -86,7 +86,7 @@ namespace {
 // The definition: from each copy, the farthest occupied node (or the end) that the default
 // route reaches along the path, trying every candidate. Quadratic in the path's length.
 std::vector<std::size_t> reference_points(const Network& t, const RoutingModel& r, NodeId src, const LinkPath& path,
-                                          const Placement& pl, bool* off_plan) {
+                                          const RankMap& pl, bool* off_plan) {
   const std::vector<NodeId> nodes = path_nodes(t, src, path);
   auto follows = [&](std::size_t i, std::size_t j) {
     const LinkPath route = r.route(nodes[i], nodes[j]);
@@ -142,7 +142,7 @@ TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
         std::vector<NodeId> map;  // some nodes without a rank
         for (NodeId n = 0; n < t.num_vertices(); ++n)
           if (trial % 2 == 0 || rng.below(3) > 0) map.push_back(n);
-        const Placement pl(t, static_cast<int>(map.size()), 1, map);
+        const RankMap pl(t, static_cast<int>(map.size()), 1, map);
         const NodeId src = map[rng.below(map.size())];
         const LinkPath path = random_simple_path(t, src, 1 + rng.below(t.num_vertices()), rng);
         bool off = false, ref_off = false;
@@ -158,7 +158,7 @@ TEST(ForwardingPoints, AgreeWithTheDefinitionOnRandomPaths) {
 // (the definition, quadratic in the length, takes about three minutes).
 TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
   const Network t = parse_network("torus:300x300");
-  const Placement pl(t, t.num_vertices(), 1);
+  const RankMap pl(t, t.num_vertices(), 1);
   const auto routing = make_routing("dor", t);
   LinkPath snake;
   NodeId at = 0;
@@ -175,26 +175,26 @@ TEST(ForwardingPoints, LongSimplePathsTakeLinearTime) {
   for (std::size_t k = 1; k < copies.size(); ++k) EXPECT_LT(copies[k - 1], copies[k]);
 }
 
-TEST(Placement, BlocksMapsAndErrors) {
+TEST(RankMap, BlocksMapsAndErrors) {
   const Network t = parse_network("torus:2x2");
-  const Placement blocks(t, 8, 2);
+  const RankMap blocks(t, 8, 2);
   EXPECT_EQ(blocks.node_of(5), 2);
   EXPECT_EQ(blocks.ranks_on(3), (std::vector<Rank>{6, 7}));
   EXPECT_EQ(blocks.leader(1), 2);
-  const Placement mapped(t, 3, 1, {3, 3, 0});
+  const RankMap mapped(t, 3, 1, {3, 3, 0});
   EXPECT_EQ(mapped.ranks_on(3), (std::vector<Rank>{0, 1}));
   EXPECT_FALSE(mapped.occupied(1));
   EXPECT_EQ(mapped.leader(1), -1);
-  EXPECT_THROW(Placement(t, 5, 1), Error);             // rank 4 on node 4 of 4
-  EXPECT_THROW(Placement(t, 2, 1, {0}), Error);        // map too short
-  EXPECT_THROW(Placement(t, 2, 0), Error);
+  EXPECT_THROW(RankMap(t, 5, 1), Error);             // rank 4 on node 4 of 4
+  EXPECT_THROW(RankMap(t, 2, 1, {0}), Error);        // map too short
+  EXPECT_THROW(RankMap(t, 2, 0), Error);
 }
 
 namespace {
 
 struct Scenario {
   Network topo;
-  Placement placement;
+  RankMap placement;
   std::vector<RankJob> jobs;
   std::vector<Flow> flows;
 };
@@ -203,7 +203,7 @@ struct Scenario {
 Scenario scenario(const std::string& spec, int ranks, int rpn, const std::string& planner, std::uint64_t seed,
                   Bytes max_bytes) {
   Network t = parse_network(spec);
-  Placement pl(t, ranks, rpn);
+  RankMap pl(t, ranks, rpn);
   Rng rng(seed);
   std::vector<RankJob> jobs;
   for (Rank s = 0; s < ranks; ++s)
@@ -214,8 +214,8 @@ Scenario scenario(const std::string& spec, int ranks, int rpn, const std::string
   const auto routing = make_routing(t.default_routing(), t);
   PlannerOptions po;
   po.k = 6;
-  po.chunk = 16;
-  const Plan plan = make_plan(planner, t, *routing, node_jobs, po);
+  po.heu2_chunk = 16;
+  const Plan plan = make_plan(planner, t, *routing, node_jobs, po).plan;
   auto flows = make_flows(t, *routing, pl, jobs, plan, std::vector<bool>(jobs.size(), true));
   return {std::move(t), std::move(pl), std::move(jobs), std::move(flows)};
 }
@@ -375,7 +375,7 @@ TEST(Schedules, SerialiseRoundTripAndRejectGarbage) {
 
 TEST(Flows, SelfSameNodeAndUnplannedJobsGoDirect) {
   const Network t = parse_network("torus:2x2");
-  const Placement pl(t, 8, 2);
+  const RankMap pl(t, 8, 2);
   const auto routing = make_routing("dor", t);
   const std::vector<RankJob> jobs = {{0, 0, 10, 0}, {0, 1, 20, 0}, {0, 7, 30, 0}, {2, 5, 0, 0}};
   Plan plan{t.spec(), "dor", "none", {}};

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <string>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 #include "runtime/api/shared_network.hpp"
 
 using namespace optiq;

@@ -22,8 +22,8 @@ def test_every_planner_gives_a_valid_plan(spec):
         jobs = random_jobs(rng, topo, rng.randint(1, 60))
         candidates = optiq.generate_candidates(topo, routing, jobs, k=rng.randint(1, 20))
         for name in optiq.planner_names():
-            plan = optiq.make_plan(name, topo, routing, jobs, candidates=candidates, chunk=rng.randint(1, 99999),
-                                   maxload=rng.randint(1, 8))
+            options = optiq.PlannerOptions(heu2_chunk=rng.randint(1, 99999), maxload=rng.randint(1, 8))
+            plan = optiq.make_plan(name, topo, routing, jobs, options, candidates=candidates).plan
             optiq.validate_plan(plan, topo)
             for jp in plan.jobs:
                 assert sum(p.bytes for p in jp.paths) == jp.job.bytes
@@ -31,9 +31,9 @@ def test_every_planner_gives_a_valid_plan(spec):
                 for link in (l for p in jp.paths[:1] for l in p.links):
                     assert topo.link_src(link) == node
                     node = topo.link_dst(link)
-            again = optiq.make_plan(name, topo, routing, jobs, candidates=candidates)
+            again = optiq.make_plan(name, topo, routing, jobs, candidates=candidates).plan
             assert optiq.plan_to_json(again, topo) == optiq.plan_to_json(
-                optiq.make_plan(name, topo, routing, jobs, candidates=candidates), topo)
+                optiq.make_plan(name, topo, routing, jobs, candidates=candidates).plan, topo)
 
 
 def test_plan_built_in_python_round_trips_and_validates():

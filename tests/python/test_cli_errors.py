@@ -15,7 +15,7 @@ CASES = [
     (["plan", "--k", "0", "--planner", "heu1"], "argument --k: must be between 1 and"),
     (["plan", "--k", "three"], "three"),
     (["plan", "--maxload", "0", "--planner", "heu1"], "maxload"),
-    (["plan", "--chunk", "0", "--planner", "heu2"], "chunk"),
+    (["plan", "--heu2-chunk", "0", "--planner", "heu2"], "heu2-chunk"),
     (["plan", "--routing", "ecube"], "ecube"),
     (["plan", "--link-bandwidth", "-1"], "-1"),
     (["plan", "--topology", "torus:4x4", "--start-dst", "15"], "does not fit"),

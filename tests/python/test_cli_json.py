@@ -71,7 +71,13 @@ def test_every_json_command_is_covered():
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     with_json = {name for name, p in commands.items() if any("--json" in a.option_strings for a in p._actions)}
-    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan", "io-bench"}
+    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan", "io-bench", "options"}
+
+
+def test_options(optiq_cli):
+    doc = document(optiq_cli("options", "--layer", "planner", "--json"))
+    assert [r["name"] for r in doc["planner"]][:2] == ["k", "hop-bound"]
+    assert doc["planner"][0]["default"] == "50" and doc["planner"][0]["kind"] == "integer"
 
 
 @pytest.mark.parametrize("planner", ["default", "heu2", "mcf", "maxflow"])

@@ -138,5 +138,5 @@ def test_help_explains_with_examples(optiq_cli, command):
     assert "example" in text
     if command == "plan":
         for option in ("--topology", "--pattern", "--requests", "--bytes", "--planner", "--k", "--seed",
-                       "--routing", "--link-bandwidth", "--json", "--out", "--maxload", "--chunk"):
+                       "--routing", "--link-bandwidth", "--json", "--out", "--maxload", "--heu2-chunk"):
             assert option in text

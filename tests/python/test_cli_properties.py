@@ -54,7 +54,7 @@ PATTERN_OPTIONS = {
 # command: (valid baseline, {option: values}, examples, launches MPI or SimGrid)
 COMMANDS = {
     "plan": (["--topology=torus:2x2x2", "--bytes=64KiB", "--planner=default,heu1,heu2,opt,optimal,mcf", "--quiet"],
-             {"--topology": WORD, "--routing": WORD, "--link-bandwidth": REAL, "--requests": PATH, "--chunk": WORD,
+             {"--topology": WORD, "--routing": WORD, "--link-bandwidth": REAL, "--requests": PATH, "--heu2-chunk": WORD,
               "--out": PATH, "--plot": PATH, **PATTERN_OPTIONS, **PLANNER_OPTIONS}, 20),
     "show": (["{plan}"], {"": PATH, "--link-bandwidth": REAL, "--forward-bandwidth": REAL}, 20),
     "demo": (["--quiet"], {"--out-dir": UNUSABLE_DIR}, 5),
@@ -63,8 +63,8 @@ COMMANDS = {
                   "--out": PATH}, 20),
     "run": (["--np=8", "--topology=torus:2x2x2", "--bytes=4KiB", "--iterations=1", "--warmup=0", "--timeout=30"],
             {"--np": INTEGER, "--topology": WORD, "--ranks-per-node": INTEGER, "--plan": PATH, "--planner": WORD,
-             "--transport": WORD, "--chunk": WORD, "--budget": WORD, "--threshold": WORD, "--queue": WORD,
-             "--max-inflight": INTEGER, "--iterations": INTEGER, "--warmup": INTEGER, "--timeout": REAL,
+             "--transport": WORD, "--chunk": WORD, "--forward-budget": WORD, "--direct-threshold": WORD,
+             "--queue": WORD, "--min-gain": REAL, "--max-inflight": INTEGER, "--iterations": INTEGER, "--warmup": INTEGER, "--timeout": REAL,
              "--mpirun": LAUNCHER, **PATTERN_OPTIONS}, 15),
     "exchange": (["--np=2", "--neighbors=1", "--bytes=1KiB", "--protocol=nbx", "--iterations=1", "--warmup=0",
                   "--timeout=30"],
@@ -86,7 +86,7 @@ COMMANDS = {
                   "--mpirun": LAUNCHER}, 15),
     "simulate": (["--topology=torus:2x2x2", "--bytes=4KiB", "--planner=default", "--quiet", "--timeout=60"],
                  {"--topology": WORD, "--link-bandwidth": REAL, "--latency": REAL, "--heu2-chunk": WORD,
-                  "--transport": WORD, "--chunk": WORD, "--threshold": WORD, "--budget": WORD,
+                  "--transport": WORD, "--chunk": WORD, "--direct-threshold": WORD, "--forward-budget": WORD,
                   "--max-inflight": INTEGER, "--iterations": INTEGER, "--mpi-call": WORD, "--timeout": REAL,
                   "--plans-dir": PATH, **PATTERN_OPTIONS, **PLANNER_OPTIONS}, 15),
 }

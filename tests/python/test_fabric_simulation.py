@@ -64,10 +64,25 @@ def test_platform_is_simgrids_own_cluster_with_one_cable_of_bandwidth(optiq_cli,
 
 
 def test_plan_refuses_simgrids_unplannable_routes_and_names_the_way_out(optiq_cli):
-    bad = optiq_cli("plan", "--topology", "fattree:2;4,4;1,2;1,2", "--planner", "heu2", check=False)
-    assert bad.returncode == 2 and "routing 'dmodk'" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
-    bad = optiq_cli("plan", "--topology", "dragonfly:3,1;2,1;3,1;2", "--planner", "default", check=False)
-    assert bad.returncode == 2 and "routing 'minimal'" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    bad = optiq_cli("plan", "--topology", "fattree:2;4,4;1,2;1,2", "--routing", "simgrid", "--planner", "heu2",
+                    check=False)
+    assert bad.returncode == 2 and "--routing dmodk" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    bad = optiq_cli("plan", "--topology", "dragonfly:3,1;2,1;3,1;2", "--routing", "simgrid", "--planner", "default",
+                    check=False)
+    assert bad.returncode == 2 and "--routing minimal" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("spec", ["fattree:2;4,4;1,2;1,2", "dragonfly:3,1;2,1;3,1;2", "dragonfly:5,1;2,1;5,1;2"])
+def test_the_default_routing_plans_on_every_fabric(optiq_cli, spec):
+    """A fat-tree with parallel cables, dragonflies with several chassis: no option needed."""
+    doc = json.loads(optiq_cli("plan", "--topology", spec, "--pattern", "random", "--bytes", "1MiB",
+                               "--planner", "default,mcf", "--json", "--quiet").stdout)
+    assert doc["routing"] == ("dmodk" if spec.startswith("fattree") else "minimal")
+    runs = {r["planner"]: r for r in doc["results"]}
+    assert runs["mcf"]["metrics"]["link_bytes_max"] <= runs["default"]["metrics"]["link_bytes_max"]
+
+
+def test_fabrics_plan_with_every_routing_that_can(optiq_cli):
     for spec, routing in (("fattree:2;4,4;1,2;1,2", "dmodk"), ("dragonfly:3,1;2,1;3,1;2", "minimal"),
                           ("fattree:3;4,4,4;1,4,4;1,1,1", "simgrid"), ("dragonfly:5,1;1,1;6,1;1", "simgrid")):
         doc = json.loads(optiq_cli("plan", "--topology", spec, "--routing", routing, "--pattern", "random",

@@ -96,7 +96,7 @@ def test_switches_relay_in_hardware_so_forwarding_costs_nothing_there(star):
     net = optiq.parse_network(f"graph:{star}")
     routing = optiq.make_routing("shortest", net)
     jobs = [optiq.Job(1, 4, 1_000_000), optiq.Job(2, 3, 1_000_000)]
-    result = optiq.plan_mcf(net, routing, jobs, forward_bandwidth=1e6)
+    result = optiq.make_plan("mcf", net, routing, jobs, optiq.PlannerOptions(forward_bandwidth=1e6))
     assert relay_loads(result.plan, net).tolist() == [0] * 5
     assert optiq.compute_metrics(result.plan, net).predicted_seconds == pytest.approx(1e-3)
     assert result.bound_seconds <= 1e-3 * (1 + 1e-9)  # the bound agrees: nothing is charged at the switch

@@ -82,7 +82,7 @@ def test_default_plan_matches_independent_model(nodes, pattern):
 
     topo = optiq.parse_network(f"mira:{nodes}")
     jobs = optiq.assign_sizes(optiq.named_pattern(pattern, nodes), "8MiB")
-    plan = optiq.make_plan("default", topo, optiq.make_routing("bgq", topo), jobs)
+    plan = optiq.make_plan("default", topo, optiq.make_routing("bgq", topo), jobs).plan
     loads = optiq.link_loads(plan, topo)
     assert len(loads) == topo.num_links
     assert {topo.link_name(link): load for link, load in enumerate(loads) if load} == {

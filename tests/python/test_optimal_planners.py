@@ -131,7 +131,7 @@ def test_cli_json_carries_bound_and_gap(optiq_cli):
 
 @pytest.mark.parametrize("args,needle", [
     (["--planner", "mcf", "--epsilon", "0"], "epsilon"),
-    (["--planner", "optimal", "--max-paths", "0"], "max-paths"),
+    (["--planner", "optimal", "--max-paths", "-1"], "max-paths"),
     (["--planner", "mcf", "--forward-bandwidth", "-5"], "argument --forward-bandwidth"),
     (["--planner", "opt", "--gap", "2"], "gap"),
 ])

@@ -58,7 +58,7 @@ def test_each_run_executes_the_plan_file_its_prediction_comes_from(optiq_cli, tm
 def test_a_run_of_another_plan_is_refused():
     topo = plat.simulated_network("torus:2x2x2")
     plan = optiq.make_plan("default", topo, optiq.make_routing(plat.ROUTING, topo),
-                           [optiq.Job(0, 1, 1000)])
+                           [optiq.Job(0, 1, 1000)]).plan
     metrics = PlanMetrics(plan, topo)
     experiment._check_executed({"plan": "/x/heu2.json", "bytes": 1000}, Path("/x/heu2.json"), metrics)
     with pytest.raises(optiq.Error, match="not the predicted plan"):

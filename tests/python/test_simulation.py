@@ -227,7 +227,7 @@ def test_one_sided_transport_keeps_pace_with_two_sided():
 
     runs = {}
     for transport in ("p2p", "rma"):
-        rows = simulate(Setup("torus:4x4x2", pattern="disjoint", bytes="2MiB", transport=transport), ["heu2"])
+        rows = simulate(Setup("torus:4x4x2", pattern="disjoint", bytes="2MiB", runtime={"transport": transport}), ["heu2"])
         (run,) = [r for r in rows if r["planner"] == "heu2"]
         assert run["verified"] is True and run["forwarded_bytes"] > 0
         runs[transport] = run["simulated_seconds"]
@@ -243,7 +243,7 @@ def test_one_sided_forwarders_pass_chunks_on_while_they_copy():
 
     runs = {}
     for transport in ("p2p", "rma"):
-        setup = Setup("bgq:2x2x4x2x2", pattern="overlap", chunk="128KiB", copy_bandwidth=1e9, transport=transport)
+        setup = Setup("bgq:2x2x4x2x2", pattern="overlap", copy_bandwidth=1e9, runtime={"chunk": "128KiB", "transport": transport})
         (run,) = [r for r in simulate(setup, ["mcf"]) if r["planner"] == "mcf"]
         assert run["verified"] is True and run["forwarded_bytes"] > 0
         runs[transport] = run["simulated_seconds"]

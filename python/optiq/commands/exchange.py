@@ -6,9 +6,9 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .. import _core
+from .. import _core, options
 from ..failure import run_json_program
-from ..argtypes import DRIVER_SEED_MAX, bandwidth, byte_size, integer, latency, timeout
+from ..argtypes import DRIVER_SEED_MAX, byte_size, integer, timeout
 from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
 
 EXAMPLES = """examples:
@@ -73,10 +73,7 @@ def register(subparsers) -> None:
                      help="run under smpirun on a simulated torus instead of mpirun; times are simulated seconds")
     sim.add_argument("--topology", metavar="SPEC",
                      help="with --simulate: the simulated machine, one rank per node (torus:8x8x8, mira:1024, ...)")
-    sim.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                     help="with --simulate: bytes/s per link and direction (default: 1.8e9)")
-    sim.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS",
-                     help="with --simulate: per link (default: 5e-8)")
+    options.add_arguments(sim, "simulation", names=("link-bandwidth", "latency"))
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the driver's JSON document")
     p.set_defaults(func=run)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import tempfile
 
-from .. import _core
+from .. import _core, options
 from ..failure import run_json_program
-from ..argtypes import RANKS_PER_NODE_MAX, byte_size, integer, timeout
-from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
+from ..argtypes import byte_size, integer, timeout
+from .common import NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launcher, print_json, runtime_values
 
 EXAMPLES = """examples:
   optiq io-bench --np 16 --workload hacc --layout aos --per-rank 190KB --dir /dev/shm
@@ -37,8 +37,6 @@ def register(subparsers) -> None:
     job.add_argument("--topology", metavar="SPEC",
                      help="the machine the ranks are placed on (default: torus:N/R, one node per rank group); "
                           "mira:512+io places aggregators by I/O node")
-    job.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
-                     help="rank r runs on node r / R (default: %(default)s)")
     work = p.add_argument_group("workload")
     work.add_argument("--workload", default="hacc", choices=("hacc", "array"),
                       help="HACC-IO particles (nine variables, 38 bytes each) or a 1-D array, one contiguous "
@@ -49,24 +47,12 @@ def register(subparsers) -> None:
                       help="bytes per rank (HACC: SIZE / 38 particles; default: %(default)s)")
     work.add_argument("--seed", type=integer(0, 1 << 62), default=1, metavar="S",
                       help="seed of the data bytes (default: %(default)s)")
-    opt = p.add_argument_group("optiq")
-    opt.add_argument("--files", default="shared", choices=("shared", "pset"),
-                     help="one shared file, or one per group of nodes (default: %(default)s)")
-    opt.add_argument("--group-nodes", type=integer(1, 1 << 30), default=128, metavar="G",
-                     help="nodes per group on a network without I/O nodes (default: %(default)s)")
-    opt.add_argument("--aggregators", type=integer(1, 1 << 20), default=16, metavar="A",
-                     help="aggregators per file, at most one per node (default: %(default)s)")
-    opt.add_argument("--buffer", type=byte_size, default="16MiB", metavar="SIZE",
-                     help="bytes per aggregation buffer, two per aggregator (default: %(default)s)")
-    opt.add_argument("--placement", metavar="NAME",
-                     help="spread, or a strategy of docs/io.md on networks with I/O nodes (default: "
-                          "romio-bgq there, else spread)")
-    opt.add_argument("--sink", default="pwrite", choices=("pwrite", "mpiio", "null"),
-                     help="how aggregators write: pwrite on a thread, MPI_File_iwrite_at, or nowhere "
-                          "(default: %(default)s)")
-    opt.add_argument("--forward", action="store_true",
-                     help="move each round to the aggregators through optiq's multi-path exchange (planned "
-                          "by mcf at declare) instead of one-sided puts on the network's routes")
+    options.add_arguments(p.add_argument_group("optiq's I/O library (optiq_io_options)"), "io", skip=("sink",))
+    opt = p.add_argument_group("optiq's I/O sink")
+    sink = options.record("io", "sink")
+    opt.add_argument("--sink", default=sink.default, choices=[c for c in sink.choices if c != "custom"],
+                     help=options.help_text(sink))
+    add_runtime_arguments(p)
     ref = p.add_argument_group("MPI-IO reference")
     ref.add_argument("--mpiio", default="default", choices=("default", "ompio", "romio"),
                      help="Open MPI's I/O component: its default, OMPIO, or ROMIO (default: %(default)s)")
@@ -101,30 +87,24 @@ def check_arguments(args) -> None:
                               f"per node ({network.num_endpoints * args.ranks_per_node})")
     if _core.parse_bytes(args.per_rank) >= 1 << 31:
         raise _core.Error(f"--per-rank {args.per_rank} must stay below 2 GiB (MPI-IO's counts are ints)")
-    if args.buffer_bytes <= 0 or args.buffer_bytes >= 1 << 31:
-        raise _core.Error(f"--buffer {args.buffer} must be between 1 byte and 2 GiB - 1")
 
 
 def bench_arguments(args, directory: str) -> list[str]:
-    out = ["--workload", args.workload, "--layout", args.layout, "--per-rank", args.per_rank,
-           "--files", args.files, "--group-nodes", str(args.group_nodes), "--aggregators", str(args.aggregators),
-           "--buffer", args.buffer, "--sink", args.sink, "--dir", directory, "--iterations", str(args.iterations),
-           "--warmup", str(args.warmup), "--seed", str(args.seed), "--ranks-per-node", str(args.ranks_per_node)]
+    """optiq-io-bench's command line: the workload, then the I/O library's and the runtime's
+    options through their records (optiq.options)."""
+    out = ["--workload", args.workload, "--layout", args.layout, "--per-rank", args.per_rank, "--dir", directory,
+           "--iterations", str(args.iterations), "--warmup", str(args.warmup), "--seed", str(args.seed)]
     if args.topology:
         out += ["--topology", args.topology]
-    if args.placement:
-        out += ["--placement", args.placement]
     if args.keep:
         out.append("--keep")
     if args.hints:
         out.append("--hints")
-    if args.forward:
-        out.append("--forward")
-    return out
+    return out + options.tool_arguments("io", options.values(args, "io")) + \
+        options.tool_arguments("runtime", runtime_values(args))
 
 
 def launch(args) -> dict:
-    args.buffer_bytes = _core.parse_bytes(args.buffer)
     check_arguments(args)
     program = bundled_program("optiq-io-bench", "OPTIQ_IO_BENCH", "the I/O benchmark")
     mca = [] if args.mpiio == "default" else ["--mca", "io", "ompio" if args.mpiio == "ompio" else "romio321"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .. import _core
+from .. import _core, options
 from ..aggregation import IO_PLANNERS, evaluate_placements, io_data, io_groups, parse_io_nodes
-from ..argtypes import SEED_MAX, byte_size, integer, real, size_spec
+from ..argtypes import SEED_MAX, integer, real, size_spec
 from ..plots import grouped_bars, panel, plot_file, save
 from ..progress import Progress
 from ..report import text_table
@@ -51,10 +51,8 @@ def register(subparsers) -> None:
     d.add_argument("--io-nodes", default=None, metavar="LIST",
                    help="only these I/O nodes' groups, by name (io0) or vertex id (default: all)")
     a = p.add_argument_group("aggregation")
-    a.add_argument("--aggregators", type=integer(1, 1 << 20), default=_core.DEFAULT_AGGREGATORS, metavar="A",
-                   help="aggregators per I/O node, at most one per node (default: %(default)s)")
-    a.add_argument("--buffer", type=byte_size, default=_core.format_bytes(_core.DEFAULT_AGGREGATION_BUFFER),
-                   metavar="SIZE", help="aggregation buffer per aggregator; rounds = domain / buffer (default: %(default)s)")
+    options.add_arguments(a, "io", names=("aggregators", "buffer"),
+                          extra_help={"buffer": "rounds = domain / buffer"})
     a.add_argument("--placement", default=",".join(_core.placement_names()), metavar="LIST",
                    help=f"placement strategies among {', '.join(_core.placement_names())} (default: all)")
     a.add_argument("--planner", default=",".join(IO_PLANNERS), metavar="LIST",

@@ -24,10 +24,11 @@ EXAMPLES = """examples:
   optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
   optiq plan --topology mira:512+io --requests to_io_nodes.txt --planner default,heu2,mcf,maxflow
 
-Fat-trees and dragonflies take SimGrid's topo_parameters and route as SimGrid does ('simgrid').
-Where those routes cannot be planned with (a fat-tree with parallel cables, whose cable down the
-tree depends on the source; a dragonfly with several chassis and routers, some of whose routes
-are not paths) planning says so: plan with --routing dmodk or --routing minimal (docs/model.md).
+Fat-trees and dragonflies take SimGrid's topo_parameters and route by SimGrid's documented rules
+(dmodk, minimal), which plan on every parameter set. --routing simgrid follows SimGrid's code
+route for route; where those routes cannot be planned with (a fat-tree with parallel cables, a
+dragonfly with several chassis and routers) planning says so and names the routing that works
+(docs/model.md).
 """
 
 
@@ -90,7 +91,7 @@ def run(args) -> int:
     print(f"{workload.network.spec} ({workload.network.num_endpoints} nodes, routing {workload.routing.name}), "
           f"pattern {workload.description}: {len(workload.jobs)} jobs, {total / 1e6:.2f} MB")
     print(comparison_table([result_row(r) for r in results]))
-    forward = options.forward_bandwidth
+    forward = options.forward_bandwidth or None
     # A bound in bytes on the busiest link holds when every link has the same capacity; otherwise
     # (or with relaying nodes) the bound is on the transfer time.
     in_time = forward is not None or len(set(workload.network.capacities)) > 1

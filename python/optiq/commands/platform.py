@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..argtypes import RANKS_PER_NODE_MAX, bandwidth, bandwidth_or_inf, integer, latency
+from .. import options
+from ..argtypes import bandwidth_or_inf
 from ..simulation import platform as plat
 
 EXAMPLES = """examples:
@@ -35,15 +36,11 @@ def register(subparsers) -> None:
     p.add_argument("--topology", required=True, metavar="SPEC",
                    help="bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.. (all dimensions rings), "
                         "fattree:L;m..;w..;p.., dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters) or graph:FILE")
-    p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="bytes/s per link and direction of generated networks, per cable on a dragonfly "
-                        "(default: 1.8e9); a graph file's links keep their own capacities")
-    p.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS", help="per link (default: 5e-8)")
+    options.add_arguments(p, "simulation", names=("link-bandwidth", "latency"))
     p.add_argument("--disk-bandwidth", type=bandwidth_or_inf, default=plat.IO_DISK_BANDWIDTH, metavar="BYTES_PER_S",
                    help="read and write bytes/s of each I/O node's disk (default: %(default).3g, tessier2016's "
                         "estimated peak per Mira I/O node; inf: no disk)")
-    p.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
-                   help="hostfile lines per node (default: 1)")
+    options.add_arguments(p, "runtime", names=("ranks-per-node",), extra_help={"ranks-per-node": "hostfile lines per node"})
     p.add_argument("--out", required=True, metavar="PLATFORM",
                    help="where to write the platform (PLATFORM.so and PLATFORM.net for a library platform)")
     p.set_defaults(func=run)

@@ -8,10 +8,11 @@ from pathlib import Path
 
 from .. import _core
 from ..failure import run_json_program
-from ..argtypes import DRIVER_SEED_MAX, RANKS_PER_NODE_MAX, byte_size, integer, real, size_spec, timeout
+from .. import options
+from ..argtypes import DRIVER_SEED_MAX, integer, size_spec, timeout
 from ..textfile import decode_text
 from ..workload import add_count_arguments, pattern_counts
-from .common import INFLIGHT_MAX, NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
+from .common import NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launcher, print_json, runtime_values
 
 EXAMPLES = """examples:
   optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
@@ -43,8 +44,6 @@ def register(subparsers) -> None:
                      help="number of MPI ranks, at most the topology's nodes times --ranks-per-node")
     job.add_argument("--topology", required=True, metavar="SPEC",
                      help="the machine the ranks are placed on: torus:2x2x2, bgq:2x2x2x2x2, mira:512, ...")
-    job.add_argument("--ranks-per-node", type=integer(1, RANKS_PER_NODE_MAX), default=1, metavar="R",
-                     help="rank r runs on node r / R (default: %(default)s)")
     pat = p.add_argument_group("pattern (ranks are the endpoints)",
                                "Core patterns over N ranks: without --sources, N/16 sources, at least one\n"
                                "(fewer if the destinations would not split evenly), and N/2 destinations.")
@@ -57,29 +56,7 @@ def register(subparsers) -> None:
     pat.add_argument("--bytes", type=size_spec, default="1MiB", metavar="SIZE",
                      help="bytes per message: 1MiB, 64KiB, uniform:LO:HI, pareto:ALPHA:MIN[:MAX] (default: %(default)s)")
     add_count_arguments(pat, seed_max=DRIVER_SEED_MAX, members="ranks")
-    rt = p.add_argument_group("runtime")
-    rt.add_argument("--planner", default="mcf", metavar="X",
-                    help=f"planner of the core: {', '.join(_core.planner_names())} (default: %(default)s)")
-    rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"),
-                    help="two-sided or one-sided (default: %(default)s)")
-    rt.add_argument("--chunk", type=byte_size, default="0", metavar="SIZE",
-                    help="bytes per message; 0: automatic (default)")
-    rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
-                    help="forwarding memory per rank (default: %(default)s)")
-    rt.add_argument("--threshold", type=byte_size, default="16KiB", metavar="SIZE",
-                    help="messages below this go directly, unplanned (default: %(default)s)")
-    rt.add_argument("--queue", default="forward-first", choices=("forward-first", "local-first", "round-robin"),
-                    help="which waiting chunk goes first (default: %(default)s)")
-    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=None, metavar="K",
-                    help="data messages in flight per rank (default: the runtime's, include/optiq/optiq.h)")
-    rt.add_argument("--dispatch", default="paced", choices=("paced", "eager"),
-                    help="paced: a forwarding plan's paths run at the rates of their shares; eager: every "
-                         "chunk as soon as a send is free (default: %(default)s; docs/runtime.md)")
-    rt.add_argument("--min-gain", type=real(0, 1, high_open=True), default=_core.DEFAULT_MIN_GAIN,
-                    metavar="FRACTION",
-                    help="a plan runs only if it predicts at least this fraction less time than the default "
-                         "route, which runs otherwise (default: %(default)g; 0: every plan runs; "
-                         "docs/runtime.md)")
+    add_runtime_arguments(p)
     meas = p.add_argument_group("measurement")
     meas.add_argument("--iterations", type=integer(1, REPEATS_MAX), default=5, metavar="K",
                       help="timed calls of each (default: %(default)s)")
@@ -112,8 +89,6 @@ def check_arguments(args) -> None:
     known = PATTERNS + tuple(_core.pattern_names())
     if args.pattern not in known:
         raise _core.Error(f"unknown pattern '{args.pattern}' (known: {', '.join(known)})")
-    if args.planner not in _core.planner_names():
-        raise _core.Error(f"unknown planner '{args.planner}' for the runtime (known: {', '.join(_core.planner_names())})")
     if args.pattern not in PATTERNS:  # the driver builds the same pairs from the same counts
         pairs = _core.named_pattern(args.pattern, args.np, *pattern_counts(args.np, args.sources, args.dests),
                                     args.start_src, args.start_dst, args.seed)
@@ -135,17 +110,18 @@ def plan_for_driver(path: str, tmp: str) -> str:
 
 
 def driver_arguments(args, plan_file: str | None = None) -> list[str]:
-    out = ["--topology", args.topology, "--ranks-per-node", str(args.ranks_per_node),
-           "--transport", args.transport, "--queue", args.queue, "--chunk", args.chunk,
-           "--budget", args.budget, "--threshold", args.threshold, "--iterations", str(args.iterations),
-           "--warmup", str(args.warmup), "--dispatch", args.dispatch, "--min-gain", repr(args.min_gain)]
-    if args.max_inflight is not None:
-        out += ["--max-inflight", str(args.max_inflight)]
+    """The driver's command line: the runtime's options through their records (optiq.options),
+    then the measurement and the exchange."""
+    runtime = runtime_values(args)
+    if plan_file:
+        runtime.pop("planner")  # a plan file brings its own
+    out = ["--topology", args.topology] + options.tool_arguments("runtime", runtime)
+    out += ["--iterations", str(args.iterations), "--warmup", str(args.warmup)]
     if args.agreement_baseline:
         out.append("--agreement-baseline")
     if plan_file:
         return out + ["--plan", plan_file]
-    out += ["--pattern", args.pattern, "--bytes", args.bytes, "--planner", args.planner, "--seed", str(args.seed)]
+    out += ["--pattern", args.pattern, "--bytes", args.bytes, "--seed", str(args.seed)]
     if args.pattern not in PATTERNS:
         sources, dests = pattern_counts(args.np, args.sources, args.dests)
         out += ["--sources", str(sources), "--dests", str(dests)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .. import options
 from ..argtypes import bandwidth
 from ..metrics import PlanMetrics
 from ..report import comparison_table, load_histogram, metrics_row
@@ -24,9 +25,7 @@ def register(subparsers) -> None:
                     "its metrics and link-load histogram.",
         epilog=EXAMPLES)
     p.add_argument("plan", metavar="PLAN.json", help="a file written by 'optiq plan --out'")
-    p.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                   help="link capacity for the predicted time (default: 1.8e9; a graph file carries "
-                        "its own capacities)")
+    options.add_arguments(p, "simulation", names=("link-bandwidth",))
     p.add_argument("--forward-bandwidth", type=bandwidth, default=None, metavar="BYTES_PER_S",
                    help="bytes/s a node can relay for others, counted in the predicted time (default: unlimited)")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON")

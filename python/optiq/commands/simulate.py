@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from ..argtypes import bandwidth, bandwidth_or_inf, byte_size, integer, latency, real, size_spec, timeout
+from .. import options
+from ..argtypes import integer, real, size_spec, timeout
 from ..evaluate import check_planner_names
 from ..progress import Progress
-from ..simulation import smpi
 from ..simulation.background import Background
 from ..simulation.experiment import MPI, Setup, simulate
 from ..workload import PATTERN_HELP, PATTERN_RULE, add_count_arguments, add_hot_factor_argument, pattern_names
-from .common import INFLIGHT_MAX, REPEATS_MAX, add_planner_arguments, planner_list, planner_options, print_json
+from .common import REPEATS_MAX, add_planner_arguments, add_runtime_arguments, planner_list, planner_options, print_json
 from .. import _core
+
+# Runtime options a simulation sets itself: plans come from files made here (the planner list,
+# --routing and min-gain act on them), and every rank is one node.
+NOT_SIMULATED = ("planner", "routing", "ranks-per-node", "plan-cache")
 
 EXAMPLES = """examples:
   optiq simulate --topology bgq:2x2x4x4x2 --pattern disjoint --bytes 1MiB
@@ -52,10 +56,7 @@ def register(subparsers) -> None:
                      help="the routing plans assume (default: the simulated machine's own, 'simgrid' on tori, "
                           "fat-trees and dragonflies); another one changes what the planners and predictions "
                           "assume, not how SimGrid routes")
-    net.add_argument("--link-bandwidth", type=bandwidth, default=1.8e9, metavar="BYTES_PER_S",
-                     help="bytes/s per link and direction (default: 1.8e9, BG/Q)")
-    net.add_argument("--latency", type=latency, default=5e-8, metavar="SECONDS",
-                     help="latency per link (default: 5e-8)")
+    options.add_arguments(net, "simulation", names=("link-bandwidth", "latency"))
     pat = p.add_argument_group("pattern", PATTERN_RULE)
     source = pat.add_mutually_exclusive_group()
     source.add_argument("--pattern", default="disjoint", choices=pattern_names(), help=PATTERN_HELP)
@@ -66,33 +67,11 @@ def register(subparsers) -> None:
                      help="bytes per pair of a pattern (default: %(default)s)")
     add_count_arguments(pat)
     add_hot_factor_argument(pat)
-    add_planner_arguments(p, default="default,heu1,heu2,mcf", heu2_chunk_flag="--heu2-chunk")
-    rt = p.add_argument_group("runtime")
-    rt.add_argument("--transport", default="p2p", choices=("p2p", "rma"), help="(default: %(default)s)")
-    rt.add_argument("--chunk", type=byte_size, default="0", metavar="SIZE",
-                    help="bytes per forwarded message; 0: automatic (default)")
-    rt.add_argument("--threshold", type=byte_size, default="16KiB", metavar="SIZE",
-                    help="pairs below this go direct, unplanned (default: %(default)s)")
-    rt.add_argument("--budget", type=byte_size, default="16MiB", metavar="SIZE",
-                    help="forwarding memory per rank (default: %(default)s)")
+    add_planner_arguments(p, default="default,heu1,heu2,mcf")
+    add_runtime_arguments(p, skip=NOT_SIMULATED)
     cost = p.add_argument_group("CPU costs charged in simulated time (docs/simulation.md)")
-    cost.add_argument("--copy-bandwidth", type=bandwidth_or_inf, default=smpi.COPY_BANDWIDTH, metavar="BYTES_PER_S",
-                      help="bytes/s a forwarding rank copies each relayed chunk at; predictions charge a node's "
-                           "relayed bytes at it too (default: %(default)g, measured; inf: free copies)")
-    cost.add_argument("--message-overhead", type=latency, default=smpi.MESSAGE_OVERHEAD, metavar="SECONDS",
-                      help="CPU seconds per message sent, MPI_Alltoallv's included (SMPI's smpi/os, which "
-                           "SMPI applies to messages below 64 KiB only; default: %(default)g, measured)")
-    rt.add_argument("--max-inflight", type=integer(1, INFLIGHT_MAX), default=None, metavar="N",
-                    help="data messages a rank keeps in flight (default: the runtime's, include/optiq/optiq.h)")
-    rt.add_argument("--dispatch", default="paced", choices=("paced", "eager"),
-                    help="paced: each path of a forwarding plan runs at the rate its share needs, to finish "
-                         "at the plan's predicted time; eager: every chunk as soon as a send is free "
-                         "(default: %(default)s; docs/runtime.md)")
-    rt.add_argument("--min-gain", type=real(0, 1, high_open=True), default=_core.DEFAULT_MIN_GAIN,
-                    metavar="FRACTION",
-                    help="run a plan only if it predicts at least this fraction less time than the default "
-                         "route, else the default route, as the runtime does (default: %(default)g; 0: "
-                         "every plan runs)")
+    options.add_arguments(cost, "simulation", names=("copy-bandwidth", "message-overhead"),
+                          extra_help={"copy-bandwidth": "predictions charge a node's relayed bytes at it too"})
     bg = p.add_argument_group("background traffic (a second job on the machine, docs/simulation.md)")
     bg.add_argument("--background-load", type=real(0, 1), default=0.0, metavar="FRACTION",
                     help="each background flow's rate cap as a fraction of the link bandwidth (default: 0, none)")
@@ -126,15 +105,14 @@ def register(subparsers) -> None:
 
 
 def setup_from(args) -> Setup:
+    simulated = [r.name for r in options.records("runtime") if r.name not in NOT_SIMULATED]
     return Setup(topology=args.topology, routing=args.routing, requests=args.requests,
                  pattern=args.pattern, bytes=args.bytes, sources=args.sources,
                  dests=args.dests, start_src=args.start_src, start_dst=args.start_dst, seed=args.seed,
-                 hot_factor=args.hot_factor,
-                 transport=args.transport, chunk=args.chunk, threshold=args.threshold, budget=args.budget,
-                 max_inflight=args.max_inflight, dispatch=args.dispatch, min_gain=args.min_gain,
+                 hot_factor=args.hot_factor, runtime=options.values(args, "runtime", simulated),
                  iterations=args.iterations, verify=args.verify, latency=args.latency,
                  link_bandwidth=args.link_bandwidth, timeout=args.timeout, mpi_call=args.mpi_call,
-                 options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,
+                 planner_options=planner_options(args), plans_dir=args.plans_dir, copy_bandwidth=args.copy_bandwidth,
                  message_overhead=args.message_overhead,
                  background=Background(args.background_load, args.background_nodes, args.background_seed),
                  plan_for_background=not args.ignore_background)
@@ -142,7 +120,7 @@ def setup_from(args) -> Setup:
 
 def report(setup: Setup, results: list) -> None:
     jobs = f"requests {setup.requests}" if setup.requests else f"pattern {setup.pattern}, {setup.bytes} per pair"
-    print(f"simulated {setup.topology}, {jobs}, transport {setup.transport}")
+    print(f"simulated {setup.topology}, {jobs}, transport {setup.runtime_value('transport')}")
     bg = setup.background
     if bg.active:
         print(f"background: flows capped at {bg.load:g} x link bandwidth on {bg.nodes:g} of the nodes (seed {bg.seed}), "
@@ -172,8 +150,8 @@ def run(args) -> int:
         print_json({"topology": setup.topology, "routing": setup.planning_routing(),
                     "pattern": None if setup.requests else setup.pattern,
                     "requests": setup.requests, "bytes": None if setup.requests else setup.bytes,
-                    "transport": setup.transport, "dispatch": setup.dispatch, "min_gain": setup.min_gain,
-                    "max_inflight": setup.max_inflight,  # null: the runtime's default
+                    "transport": setup.runtime_value("transport"), "dispatch": setup.runtime_value("dispatch"),
+                    "min_gain": setup.runtime_value("min-gain"), "max_inflight": setup.runtime_value("max-inflight"),
                     "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
                     "message_overhead": setup.message_overhead,
                     "background": {"load": bg.load, "nodes": bg.nodes, "seed": bg.seed,

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-
 import numpy as np
 
 from .. import _core
@@ -12,17 +10,6 @@ from ..metrics import PlanMetrics
 from . import colgen
 from .master import PathMaster
 from .rounding import select_columns
-
-
-@dataclass
-class LpOptions:
-    k: int = 50                      # opt: candidate paths per job
-    hop_bound: int = -1              # opt: -1 = diameter; optimal: -1 = no bound
-    min_path_bytes: int = 64 * 1024  # no path carries fewer bytes (one chunk)
-    max_paths: int | None = None     # at most this many paths per job
-    forward_bandwidth: float | None = None  # bytes/s a node can relay, None: unlimited
-    gap: float = 1e-6                # stop column generation at this relative gap
-    max_iterations: int = 500
 
 
 # optimal: gap of the mcf run that seeds column generation.
@@ -36,7 +23,7 @@ EXTRA_CANDIDATES = 4
 class _Model:
     """The LP data of one workload: active jobs, normalised demands and capacities."""
 
-    def __init__(self, workload, options: LpOptions):
+    def __init__(self, workload, options):
         net = workload.network
         self.workload = workload
         self.active = [i for i, j in enumerate(workload.jobs) if j.bytes > 0]
@@ -46,9 +33,7 @@ class _Model:
         self.ref_capacity = float(capacity.max())
         self.link_weight = capacity / self.ref_capacity
         forward = None
-        if options.forward_bandwidth is not None:
-            if not options.forward_bandwidth > 0:
-                raise _core.Error(f"forward bandwidth must be positive, got {options.forward_bandwidth}")
+        if options.forward_bandwidth > 0:  # 0: relaying is unlimited
             forward = options.forward_bandwidth / self.ref_capacity
         self.master = PathMaster(self.job_bytes / self.scale_bytes, self.link_weight, forward)
 
@@ -62,8 +47,8 @@ class _Model:
 
 
 def _relays(net, links) -> tuple:
-    """The vertices that copy a path's bytes in software: every inner vertex but switches."""
-    return tuple(net.link_src(l) for l in links[1:] if net.kind(net.link_src(l)) != "switch")
+    """The vertices that relay a path's bytes (the core's rule, optiq.relay_vertices)."""
+    return tuple(_core.relay_vertices(net, list(links)))
 
 
 def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
@@ -73,12 +58,12 @@ def _weights(size: int, duals: dict[int, float]) -> np.ndarray:
     return w
 
 
-def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, options: LpOptions):
+def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, options):
     net, workload = model.workload.network, model.workload
     master = model.master
     _, x, _, _, _ = master.solve()
     for _ in range(8):  # restrict to practical columns and re-optimise the split among them
-        keep = select_columns(model.job_bytes, master.columns, x, options.max_paths, options.min_path_bytes)
+        keep = select_columns(model.job_bytes, master.columns, x, options.max_paths or None, options.min_path_bytes)
         if all(x[i] <= 1e-12 or i in keep for i in range(len(x))):
             break
         master.fix_columns(keep)
@@ -90,7 +75,7 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
             per_job.setdefault(job, []).append(i)
     plan_jobs = [_core.JobPlan(j, []) for j in workload.jobs]
     for job, cols in per_job.items():
-        if options.max_paths is not None:
+        if options.max_paths > 0:
             cols = sorted(cols, key=lambda i: (-x[i], i))[:options.max_paths]
         split = _core.merge_small_parts(_core.split_by_shares(int(model.job_bytes[job]), [float(x[i]) for i in cols]),
                                         options.min_path_bytes)
@@ -101,7 +86,7 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
 
     # The master's unit: bytes at the largest link capacity (see master.py); seconds are that
     # over the capacity, the unit of PlanMetrics.predicted_seconds and of mcf's bound.
-    plan_seconds = PlanMetrics(plan, net, options.forward_bandwidth).predicted_seconds
+    plan_seconds = PlanMetrics(plan, net, options.forward_bandwidth or None).predicted_seconds
     lp_seconds = result.value * model.scale_bytes / model.ref_capacity
     info = {
         "bound_seconds": result.bound * model.scale_bytes / model.ref_capacity,
@@ -131,9 +116,12 @@ def _solver_errors(name: str):
 
 
 @_solver_errors("opt")
-def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
-    """The thesis' model: the best split over k candidate paths per job (Yen, hop-bounded)."""
+def plan_opt(workload, options, candidates=None):
+    """The thesis' model: the best split over k candidate paths per job (Yen, hop-bounded).
+    ``options``: a PlannerOptions (k, hop_bound, min_path_bytes, max_paths, forward_bandwidth,
+    gap, lp_iterations, progress)."""
     net = workload.network
+    progress = options.progress
     model = _Model(workload, options)
     if candidates is None:
         candidates = _core.generate_candidates(net, workload.routing, workload.jobs, options.k, options.hop_bound,
@@ -147,7 +135,7 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
         model.add(job, paths[0])
     # As for optimal, single paths make a degenerate start; heu2 picks a balanced subset of the
     # same candidates in milliseconds, so the model is unchanged and column generation starts close.
-    seed = _core.make_plan("heu2", net, workload.routing, workload.jobs, candidates=candidates)
+    seed = _core.make_plan("heu2", net, workload.routing, workload.jobs, candidates=candidates).plan
     for job, i in enumerate(model.active):
         for share in seed.jobs[i].paths:
             model.add(job, share.links)
@@ -175,7 +163,7 @@ def plan_opt(workload, options: LpOptions, candidates=None, progress=None):
             out.append((cols[0][2], cols[0][0], cols[0][1], cols[1:]))
         return out
 
-    result = colgen.solve(model.master, price, options.gap, options.max_iterations, progress, "opt")
+    result = colgen.solve(model.master, price, options.gap, options.lp_iterations, progress, "opt")
     plan, info = _finish(model, result, "opt", options)
     info["candidate_seconds"] = candidates.seconds
     return plan, info
@@ -199,16 +187,16 @@ def _endpoint_bound(workload) -> float:
     return float(times.max()) if times.size else 0.0
 
 
-def _default_if_optimal(workload, options: LpOptions, bound_seconds: float):
+def _default_if_optimal(workload, options, bound_seconds: float):
     """The default route as optimal's plan when it already meets a proven lower bound (within
     the gap): column generation then has nothing to find, and on dense all-to-alls whose hot
     destinations' own links bind it would spend minutes finding so."""
     net = workload.network
-    default = _core.make_plan("default", net, workload.routing, workload.jobs)
+    default = _core.make_plan("default", net, workload.routing, workload.jobs).plan
     if options.hop_bound >= 0 and any(len(jp.paths[0].links) > options.hop_bound
                                       for jp in default.jobs if jp.paths):
         return None
-    seconds = PlanMetrics(default, net, options.forward_bandwidth).predicted_seconds
+    seconds = PlanMetrics(default, net, options.forward_bandwidth or None).predicted_seconds
     if seconds > bound_seconds * (1 + options.gap):
         return None
     plan = _core.Plan(net.spec, workload.routing.name, "optimal", default.jobs)
@@ -220,17 +208,23 @@ def _default_if_optimal(workload, options: LpOptions, bound_seconds: float):
 
 
 @_solver_errors("optimal")
-def plan_optimal(workload, options: LpOptions, progress=None):
-    """The optimum of the fluid model over every path (hop-bounded if a bound is given)."""
+def plan_optimal(workload, options):
+    """The optimum of the fluid model over every path (hop-bounded if a bound is given).
+    ``options``: a PlannerOptions, as for :func:`plan_opt` but k."""
     net = workload.network
+    progress = options.progress
     model = _Model(workload, options)
     jobs = model.jobs()
     for job, j in enumerate(jobs):
         model.add(job, workload.routing.route(j.src, j.dst))
     # Started from single paths the master is so degenerate that each round moves one link's
     # dual only; a rough mcf solution supplies a balanced, diverse first pool instead.
-    seed = _core.plan_mcf(net, workload.routing, jobs, epsilon=SEED_EPSILON, hop_bound=options.hop_bound,
-                          min_path_bytes=1, forward_bandwidth=options.forward_bandwidth or 0.0)
+    seed_options = _core.PlannerOptions()
+    seed_options.epsilon = SEED_EPSILON
+    seed_options.hop_bound = options.hop_bound
+    seed_options.min_path_bytes = 1
+    seed_options.forward_bandwidth = options.forward_bandwidth
+    seed = _core.make_plan("mcf", net, workload.routing, jobs, seed_options)
     shortcut = _default_if_optimal(workload, options, max(seed.bound_seconds, _endpoint_bound(workload)))
     if shortcut is not None:
         return shortcut
@@ -249,5 +243,5 @@ def plan_optimal(workload, options: LpOptions, progress=None):
             if not 0 <= net.hop_distance(j.src, j.dst) <= options.hop_bound:
                 raise _core.Error(f"job {model.active[job]} ({j.src}->{j.dst}) has no path within the hop bound "
                                   f"{options.hop_bound}")
-    result = colgen.solve(model.master, price, options.gap, options.max_iterations, progress, "optimal")
+    result = colgen.solve(model.master, price, options.gap, options.lp_iterations, progress, "optimal")
     return _finish(model, result, "optimal", options)

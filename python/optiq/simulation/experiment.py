@@ -10,14 +10,13 @@ plan, as the runtime sends them.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import math
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import _core
+from .. import _core, options
 from ..evaluate import PlannerOptions, run_planners
 from ..metrics import PlanMetrics
 from ..textfile import read_requests
@@ -43,25 +42,26 @@ class Setup:
     start_dst: int = -1
     seed: int = 0
     hot_factor: float | None = None  # moe; None: the core's MOE_HOT_FACTOR
-    transport: str = "p2p"
-    chunk: str = "0"
-    threshold: str = "16KiB"
-    budget: str = "16MiB"
-    max_inflight: int | None = None  # None: the runtime's default (include/optiq/optiq.h)
-    dispatch: str = "paced"        # paced or eager (docs/runtime.md)
-    min_gain: float = _core.DEFAULT_MIN_GAIN  # a plan runs only if it predicts this much less time than default
+    # The runtime's options by record name ("transport", "chunk", "direct-threshold", ...:
+    # optiq.options); one not given takes its record's default.
+    runtime: dict = field(default_factory=dict)
     iterations: int = 1
     verify: bool | None = None     # None: check bytes when the exchange is small enough to hold in memory
-    latency: float = 5e-8
-    link_bandwidth: float = 1.8e9
+    latency: float = options.default("simulation", "latency")
+    link_bandwidth: float = options.default("simulation", "link-bandwidth")
     timeout: float = 3600
     mpi_call: str = "auto"         # alltoallv, p2p, or auto: MPI_Alltoallv up to P2P_ABOVE ranks
-    options: PlannerOptions = field(default_factory=PlannerOptions)
+    planner_options: PlannerOptions = field(default_factory=PlannerOptions)
     plans_dir: str | None = None   # where to keep the executed plan files (default: a temporary directory)
     copy_bandwidth: float = smpi.COPY_BANDWIDTH      # bytes/s a forwarder copies at, charged (inf: free)
     message_overhead: float = smpi.MESSAGE_OVERHEAD  # seconds charged per message sent (SMPI's smpi/os)
     background: Background = field(default_factory=Background)  # a second job's traffic (none by default)
     plan_for_background: bool = True  # plan on what the background leaves of each link, else on full links
+
+    def runtime_value(self, name: str):
+        """A runtime option as the simulation runs it: the one given, else its record's default."""
+        given = self.runtime.get(name)
+        return given if given is not None else options.default("runtime", name)
 
     def planning_routing(self) -> str:
         """The routing model plans assume: the one given, else the simulated machine's own."""
@@ -136,9 +136,10 @@ def planning_options(s: Setup) -> PlannerOptions:
     mcf) charge it at every node a path passes, more than the runtime copies (at junctions
     only), but it makes them spread forwarding instead of piling it on a few nodes. Predictions
     charge the copies the runtime makes, whatever the planners assumed."""
-    if s.options.forward_bandwidth is None and s.charged_copy_bandwidth() is not None:
-        return dataclasses.replace(s.options, forward_bandwidth=s.charged_copy_bandwidth())
-    return s.options
+    o = s.planner_options.copy()
+    if o.forward_bandwidth == 0 and s.charged_copy_bandwidth() is not None:
+        o.forward_bandwidth = s.charged_copy_bandwidth()
+    return o
 
 
 def predictions(s: Setup, planners: list, progress=None) -> dict:
@@ -146,7 +147,7 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
 
     Returns ``{name: (plan, metrics, planning seconds, fell back)}``; metrics are a
     :class:`optiq.metrics.PlanMetrics` in the planners' model, on the network the planners saw
-    (:func:`planning_network`). A plan that does not promise ``s.min_gain`` less time than the
+    (:func:`planning_network`). A plan that does not promise min-gain less time than the
     default route is replaced by it, as the runtime does (docs/runtime.md, "When a plan is not
     worth it"); ``fell back`` says so.
     """
@@ -154,9 +155,11 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
     work = _workload(s, net)
     names = list(dict.fromkeys(["default"] + list(planners)))
     results = {r.planner: r for r in run_planners(work, names, planning_options(s), progress)}
-    threshold = _core.parse_bytes(s.threshold)
+    threshold = _core.parse_bytes(s.runtime_value("direct-threshold"))
+    min_gain = s.runtime_value("min-gain")
+
     def metrics(plan):
-        return PlanMetrics(plan, net, s.options.forward_bandwidth, s.charged_copy_bandwidth())
+        return PlanMetrics(plan, net, s.planner_options.forward_bandwidth or None, s.charged_copy_bandwidth())
 
     default_plan = results["default"].plan
     default_metrics = metrics(default_plan)
@@ -166,19 +169,19 @@ def predictions(s: Setup, planners: list, progress=None) -> dict:
         if name != "default":
             plan = _with_threshold(results[name].plan, default_plan, threshold)
             m = metrics(plan)
-            if not _core.plan_gains_enough(m.predicted_seconds, default_metrics.predicted_seconds, s.min_gain):
+            if not _core.plan_gains_enough(m.predicted_seconds, default_metrics.predicted_seconds, min_gain):
                 plan, m, fell_back = default_plan, default_metrics, True
         out[name] = (plan, m, results[name].seconds, fell_back)
     return out
 
 
 def _driver_args(s: Setup, net, total_bytes: int) -> list:
+    """The driver's command line: the runtime's options as given (optiq.options), the routing
+    plans assume, and what to run. Plans come from files: the planner and min-gain stay here."""
     verify = s.verify if s.verify is not None else total_bytes <= VERIFY_LIMIT
-    args = ["--topology", net.spec, "--routing", _routing_name(s, net), "--transport", s.transport, "--chunk", s.chunk,
-            "--threshold", s.threshold, "--budget", s.budget,
-            "--dispatch", s.dispatch, "--iterations", str(s.iterations), "--warmup", "1"]
-    if s.max_inflight is not None:
-        args += ["--max-inflight", str(s.max_inflight)]
+    given = {k: v for k, v in s.runtime.items() if k not in ("planner", "routing", "min-gain")}
+    args = (["--topology", net.spec, "--routing", _routing_name(s, net)] + options.tool_arguments("runtime", given)
+            + ["--iterations", str(s.iterations), "--warmup", "1"])
     return args + ([] if verify else ["--shared-buffers"])
 
 

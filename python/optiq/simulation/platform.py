@@ -34,7 +34,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import _core
+from .. import _core, options
 from .smpi import platform_library
 
 ROUTING = "simgrid"  # the routing model of a torus platform
@@ -69,11 +69,13 @@ def cluster_of(network: _core.Network) -> tuple | None:
 
 
 def routing_of(network: _core.Network) -> str:
-    """The routing model a simulated ``network`` follows: SimGrid's torus rule, or the network's own."""
-    return ROUTING if network.torus is not None else network.default_routing
+    """The routing model a simulated ``network`` follows: SimGrid's own on a torus, fat-tree or
+    dragonfly (whose default routing for planning is SimGrid's documented rule), else the
+    network's own."""
+    return ROUTING if network.torus is not None or cluster_of(network) is not None else network.default_routing
 
 
-def simulated_network(spec: str, link_bandwidth: float = 1.8e9) -> _core.Network:
+def simulated_network(spec: str, link_bandwidth: float | None = None) -> _core.Network:
     """The network of the simulated machine for ``spec``: a torus keeps its nodes and ids with
     size-2 rings as lines; any other network is simulated as it is.
 
@@ -82,6 +84,8 @@ def simulated_network(spec: str, link_bandwidth: float = 1.8e9) -> _core.Network
     >>> simulated_network("mira:512+io").spec
     'bgq:4x4x4x4x2+io'
     """
+    if link_bandwidth is None:
+        link_bandwidth = options.default("simulation", "link-bandwidth")
     network = _core.parse_network(spec, link_bandwidth)
     if network.torus is None:
         return network
@@ -141,8 +145,9 @@ class Layout:
         return f"{CLUSTER}_link_from_{self.host_index(owner)}_to_{self.host_index(plus)}_{end}"
 
 
-def platform_xml(network: _core.Network, latency: float = 5e-8, link_bandwidth: float | None = None) -> str:
+def platform_xml(network: _core.Network, latency: float | None = None, link_bandwidth: float | None = None) -> str:
     """The platform file's text for a torus, fat-tree or dragonfly (see :func:`write_platform`)."""
+    latency = options.default("simulation", "latency") if latency is None else latency
     header = ("<?xml version='1.0'?>\n"
               '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">\n'
               '<platform version="4.1">\n')
@@ -240,7 +245,7 @@ def append_io_ranks(network: _core.Network, hosts: Path) -> int:
     return len(ios)
 
 
-def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-8,
+def write_platform(network: _core.Network, out: str | Path, latency: float | None = None,
                    link_bandwidth: float | None = None, ranks_per_node: int = 1,
                    disk_bandwidth: float = IO_DISK_BANDWIDTH) -> tuple:
     """Writes the platform for ``network`` at ``out`` and its hostfile (same name, ``.hosts``);
@@ -248,6 +253,7 @@ def write_platform(network: _core.Network, out: str | Path, latency: float = 5e-
     network the platform library, ``out`` with the suffix ``.so``, and its description (``.net``),
     whose links keep the network's capacities (``link_bandwidth`` applies to XML platforms).
     ``disk_bandwidth``: bytes/s of each I/O node's disk (inf: no disk)."""
+    latency = options.default("simulation", "latency") if latency is None else latency
     out = Path(out)
     if not out.name or out.suffix in (".hosts", ".net"):
         raise _core.Error(f"platform file name '{out}' leaves no name for its .hosts file")

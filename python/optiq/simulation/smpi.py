@@ -32,13 +32,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .. import _core
+from .. import _core, options
 from ..failure import run_json_program
 
 # Seconds per request tested and per MPI_Iprobe, measured by bench/poll_cost.py
-# (bench/results/poll_cost.md).
-POLL_COST = 1.7e-8
-PROBE_COST = 2.7e-8
+# (bench/results/poll_cost.md); the "simulation" option records hold them.
+POLL_COST = options.default("simulation", "poll-cost")
+PROBE_COST = options.default("simulation", "probe-cost")
 
 MODEL_SETTINGS = (
     "network/model:CM02",
@@ -104,8 +104,8 @@ def smpirun() -> str:
 #   1 MiB messages on 2 cores moved 6.76 GB/s through one forwarding level, 3.4 GB/s per core;
 # - a message costs 0.4 us: bench/results/interposer.md, osu_alltoallv at 2 ranks (one per
 #   core) and 1 KiB took 0.4 us per call, one message each way.
-COPY_BANDWIDTH = 3.4e9
-MESSAGE_OVERHEAD = 4e-7
+COPY_BANDWIDTH = options.default("simulation", "copy-bandwidth")
+MESSAGE_OVERHEAD = options.default("simulation", "message-overhead")
 
 
 def cpu_cost_settings(copy_bandwidth: float = COPY_BANDWIDTH, message_overhead: float = MESSAGE_OVERHEAD) -> tuple:

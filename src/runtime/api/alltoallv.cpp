@@ -2,8 +2,8 @@
 #include <chrono>
 #include <cstring>
 
-#include "context.hpp"
-#include "optiq/bytes.hpp"
+#include "runtime/api/context.hpp"
+#include "optiq/core/bytes.hpp"
 
 using namespace optiq;
 using optiq::rt::Failure;

@@ -6,11 +6,11 @@
 #include <utility>
 #include <vector>
 
-#include "../engine/engine.hpp"
-#include "../online/agree.hpp"
-#include "../online/failure.hpp"
-#include "../online/root.hpp"
-#include "optiq/error.hpp"
+#include "runtime/engine/engine.hpp"
+#include "runtime/online/agree.hpp"
+#include "runtime/online/failure.hpp"
+#include "runtime/online/root.hpp"
+#include "optiq/core/error.hpp"
 #include "optiq/optiq.h"
 
 struct optiq_context {
@@ -19,7 +19,7 @@ struct optiq_context {
   optiq::rt::Comms comms;
   std::shared_ptr<const optiq::Network> topo;  // shared with the process's other contexts on it
   std::unique_ptr<optiq::RoutingModel> routing;
-  std::unique_ptr<optiq::Placement> placement;
+  std::unique_ptr<optiq::RankMap> placement;
   optiq::rt::PlanningSetup setup;
   bool use_cache = true;
   optiq::rt::EngineOptions engine;

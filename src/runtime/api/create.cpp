@@ -3,22 +3,17 @@
 #include <cstring>
 #include <new>
 
-#include "../engine/cpu_costs.hpp"
-#include "context.hpp"
-#include "shared_network.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fallback.hpp"
-#include "optiq/planner.hpp"
+#include "runtime/engine/cpu_costs.hpp"
+#include "runtime/api/context.hpp"
+#include "runtime/api/shared_network.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/options.hpp"
+#include "optiq/core/planner.hpp"
 
 using namespace optiq;
 using optiq::rt::Failure;
 
 namespace {
-
-constexpr std::size_t kDefaultBudget = 16u << 20;
-// The break-even measured in simulation (bench/simulation/results): multi-path already beats
-// MPI_Alltoallv at 16 KiB per pair on the 1:8 patterns of 512 nodes.
-constexpr std::size_t kDefaultThreshold = 16u << 10;
 
 // A fingerprint of everything that must be equal on all ranks.
 std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size) {
@@ -29,14 +24,7 @@ std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size
   };
   auto mix_str = [&](const char* s) { mix_bytes(s ? s : "", s ? std::strlen(s) + 1 : 1); };
   mix_str(topology);
-  mix_str(o.planner);
-  mix_str(o.routing);
-  const long long nums[] = {static_cast<long long>(o.chunk_bytes), o.transport,
-                            static_cast<long long>(o.forward_budget_bytes),
-                            static_cast<long long>(o.direct_threshold_bytes), o.ranks_per_node, o.plan_cache != 0,
-                            o.queue, o.max_inflight, o.paths_per_job, o.dispatch};
-  mix_bytes(nums, sizeof nums);
-  mix_bytes(&o.min_gain, sizeof o.min_gain);
+  for (const OptionRecord& r : option_records("runtime")) mix_str(get_option(o, r.name).c_str());
   if (o.rank_to_node) mix_bytes(o.rank_to_node, sizeof(int) * static_cast<std::size_t>(size));
   return h;
 }
@@ -47,7 +35,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
     std::vector<NodeId> map;
     if (o.rank_to_node) map.assign(o.rank_to_node, o.rank_to_node + size);
-    ctx->placement = std::make_unique<Placement>(*ctx->topo, size, o.ranks_per_node, map);
+    ctx->placement = std::make_unique<RankMap>(*ctx->topo, size, o.ranks_per_node, map);
   } catch (const Error& e) {
     throw Failure(OPTIQ_ERR_TOPOLOGY, e.what());
   }
@@ -58,20 +46,15 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
     for (const auto& n : known) list += (list.empty() ? "" : ", ") + n;
     throw Failure(OPTIQ_ERR_PLANNER, "unknown planner '" + planner + "' (known: " + list + ")");
   }
-  if (o.transport != OPTIQ_TRANSPORT_P2P && o.transport != OPTIQ_TRANSPORT_RMA)
-    throw Failure(OPTIQ_ERR_ARG, "unknown transport " + std::to_string(o.transport));
-  if (o.queue != OPTIQ_QUEUE_FORWARD_FIRST && o.queue != OPTIQ_QUEUE_LOCAL_FIRST && o.queue != OPTIQ_QUEUE_ROUND_ROBIN)
-    throw Failure(OPTIQ_ERR_ARG, "unknown queue discipline " + std::to_string(o.queue));
-  if (o.dispatch != OPTIQ_DISPATCH_PACED && o.dispatch != OPTIQ_DISPATCH_EAGER)
-    throw Failure(OPTIQ_ERR_ARG, "unknown dispatch " + std::to_string(o.dispatch));
-  if (o.max_inflight < 1) throw Failure(OPTIQ_ERR_ARG, "max_inflight must be at least 1");
-  if (o.paths_per_job < 1) throw Failure(OPTIQ_ERR_ARG, "paths_per_job must be at least 1");
-  if (!(o.min_gain >= 0 && o.min_gain < 1))  // NaN fails too
-    throw Failure(OPTIQ_ERR_ARG, "min_gain must be at least 0 and below 1, not " + std::to_string(o.min_gain));
-  if (o.forward_budget_bytes < 1) throw Failure(OPTIQ_ERR_ARG, "the forwarding budget must be at least 1 byte");
-  if (o.chunk_bytes > kMaxMessage)
-    throw Failure(OPTIQ_ERR_ARG, "chunk size " + std::to_string(o.chunk_bytes) + " is above the largest message (" +
-                                     std::to_string(kMaxMessage) + " bytes)");
+  // Every other field against its record (include/optiq/core/options.hpp); routing was read above.
+  for (const OptionRecord& r : option_records("runtime")) {
+    if (r.name == "planner" || r.kind == OptionKind::text) continue;
+    try {
+      check_option_value(r, get_option(o, r.name));
+    } catch (const Error& e) {
+      throw Failure(OPTIQ_ERR_ARG, "options." + r.field + ": " + e.what());
+    }
+  }
   rt::PlanningSetup& s = ctx->setup;
   s.topo = ctx->topo.get();
   s.routing = ctx->routing.get();
@@ -98,25 +81,6 @@ void free_comms(rt::Comms& c) {
 }  // namespace
 
 extern "C" {
-
-void optiq_options_init(optiq_options* o) {
-  if (!o) return;
-  *o = optiq_options{};
-  o->planner = "mcf";
-  o->routing = nullptr;
-  o->chunk_bytes = 0;
-  o->transport = OPTIQ_TRANSPORT_P2P;
-  o->forward_budget_bytes = kDefaultBudget;
-  o->direct_threshold_bytes = kDefaultThreshold;
-  o->ranks_per_node = 1;
-  o->rank_to_node = nullptr;
-  o->plan_cache = 1;
-  o->queue = OPTIQ_QUEUE_FORWARD_FIRST;
-  o->max_inflight = 512;
-  o->dispatch = OPTIQ_DISPATCH_PACED;
-  o->paths_per_job = 50;
-  o->min_gain = kDefaultMinGain;
-}
 
 int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* options, optiq_t* out) {
   if (!out) return OPTIQ_ERR_ARG;

@@ -1,6 +1,6 @@
-#include "io_rank_layout.hpp"
+#include "runtime/api/io_rank_layout.hpp"
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::rt {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::rt {
 

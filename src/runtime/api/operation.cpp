@@ -1,5 +1,5 @@
 // Starting, progressing and completing one operation on a context.
-#include "context.hpp"
+#include "runtime/api/context.hpp"
 
 namespace optiq::rt {
 

@@ -1,7 +1,7 @@
 // Exchanges planned ahead: a library built on the runtime (the collective I/O library's forwarded
 // rounds) plans a pattern once and runs it as often as it likes, as optiq_execute runs a plan
 // file.
-#include "context.hpp"
+#include "runtime/api/context.hpp"
 
 namespace optiq::rt {
 

@@ -1,6 +1,6 @@
 // Plans made offline: load once, execute with the application's buffers; both collective.
-#include "context.hpp"
-#include "optiq/bytes.hpp"
+#include "runtime/api/context.hpp"
+#include "optiq/core/bytes.hpp"
 
 using namespace optiq;
 using optiq::rt::Failure;

@@ -1,11 +1,11 @@
-#include "shared_network.hpp"
+#include "runtime/api/shared_network.hpp"
 
 #include <fstream>
 #include <map>
 #include <mutex>
 #include <sstream>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::rt {
 

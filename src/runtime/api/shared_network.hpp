@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "optiq/network.hpp"
+#include "optiq/core/network.hpp"
 
 namespace optiq::rt {
 

@@ -1,4 +1,4 @@
-#include "cpu_costs.hpp"
+#include "runtime/engine/cpu_costs.hpp"
 
 #include <time.h>
 

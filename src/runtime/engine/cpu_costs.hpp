@@ -8,7 +8,7 @@
 // messages too; SMPI charges it below 64 KiB only). See docs/simulation.md.
 #pragma once
 
-#include "optiq/types.hpp"
+#include "optiq/core/types.hpp"
 
 namespace optiq::rt {
 

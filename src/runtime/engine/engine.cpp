@@ -1,6 +1,6 @@
-#include "engine.hpp"
+#include "runtime/engine/engine.hpp"
 
-#include "cpu_costs.hpp"
+#include "runtime/engine/cpu_costs.hpp"
 
 #include <sched.h>
 

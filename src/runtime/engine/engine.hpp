@@ -7,7 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "../transport/transport.hpp"
+#include "runtime/transport/transport.hpp"
 
 namespace optiq::rt {
 

@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "file.hpp"
-#include "optiq/aggregation.hpp"
+#include "runtime/io/file.hpp"
+#include "optiq/core/aggregation.hpp"
 
 using optiq::rt::Comms;
 using optiq::rt::Failure;
@@ -151,19 +151,6 @@ Declared::~Declared() {
 }  // namespace optiq::rt::io
 
 extern "C" {
-
-void optiq_io_options_init(optiq_io_options* o) {
-  if (!o) return;
-  o->files = OPTIQ_FILES_SHARED;
-  o->group_nodes = 128;
-  o->aggregators = optiq::kDefaultAggregators;
-  o->buffer_bytes = static_cast<size_t>(optiq::kDefaultAggregationBuffer);
-  o->placement = nullptr;
-  o->sink = OPTIQ_SINK_PWRITE;
-  o->custom = nullptr;
-  o->overlap = 1;
-  o->forward = 0;
-}
 
 int optiq_file_open(optiq_t ctx, const char* path, optiq_io_mode mode, const optiq_io_options* options,
                     optiq_file_t* file) {

@@ -5,8 +5,8 @@
 #include <climits>
 #include <map>
 
-#include "file.hpp"
-#include "optiq/aggregation.hpp"
+#include "runtime/io/file.hpp"
+#include "optiq/core/aggregation.hpp"
 
 namespace optiq::rt::io {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "../api/context.hpp"
-#include "layout.hpp"
-#include "memory.hpp"
+#include "runtime/api/context.hpp"
+#include "runtime/io/layout.hpp"
+#include "runtime/io/memory.hpp"
 #include "optiq/io.h"
-#include "sink.hpp"
+#include "runtime/io/sink.hpp"
 
 namespace optiq::rt::io {
 

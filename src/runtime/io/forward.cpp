@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "file.hpp"
+#include "runtime/io/file.hpp"
 
 namespace optiq::rt::io {
 

@@ -1,8 +1,8 @@
-#include "layout.hpp"
+#include "runtime/io/layout.hpp"
 
 #include <algorithm>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 
 namespace optiq::rt::io {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "optiq/io.h"
-#include "optiq/types.hpp"
+#include "optiq/core/types.hpp"
 
 namespace optiq::rt::io {
 

@@ -12,7 +12,7 @@
 #include <cstring>
 #include <memory>
 
-#include "optiq/types.hpp"
+#include "optiq/core/types.hpp"
 
 namespace optiq::rt::io {
 

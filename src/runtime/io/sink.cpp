@@ -1,4 +1,4 @@
-#include "sink.hpp"
+#include "runtime/io/sink.hpp"
 
 #include <fcntl.h>
 #include <sys/uio.h>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "layout.hpp"
+#include "runtime/io/layout.hpp"
 #include "optiq/io.h"
 
 namespace optiq::rt::io {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <memory>
 
-#include "file.hpp"
-#include "memory.hpp"
+#include "runtime/io/file.hpp"
+#include "runtime/io/memory.hpp"
 
 namespace optiq::rt::io {
 
@@ -138,15 +138,22 @@ void stage(const Declared& d, char* const* data, char* staged, bool pack) {
     if (!t.direct) copy_parts(d, t, data, staged, t.packed, pack);
 }
 
+// The bytes a write or read stages: all the declared bytes packed when rounds are forwarded
+// (unless written in place), else what the puts stage.
+Bytes staged_bytes(const Declared& d) {
+  if (d.forwarded.empty() || !d.in_place.empty()) return d.staged_bytes;
+  Bytes declared = 0;
+  for (Bytes b : d.var_bytes) declared += b;
+  return declared;
+}
+
 }  // namespace
 
 void write(optiq_file* f, const void* const data[]) {
   Declared& d = checked(f, true, data);
   const double started = MPI_Wtime();
   const bool forwarded = !d.forwarded.empty();
-  Bytes declared = 0;
-  for (Bytes b : d.var_bytes) declared += b;
-  Memory staged(forwarded && d.in_place.empty() ? declared : d.staged_bytes);  // in place: nothing staged
+  Memory staged(staged_bytes(d));
   Memory incoming(forwarded ? d.incoming_bytes : 0);
   // Puts only read from the variables: the const goes for the length of this call.
   char* const* vars = const_cast<char* const*>(reinterpret_cast<const char* const*>(data));
@@ -190,9 +197,7 @@ void read(optiq_file* f, void* const data[]) {
   Declared& d = checked(f, false, data);
   const double started = MPI_Wtime();
   const bool forwarded = !d.forwarded.empty();
-  Bytes declared = 0;
-  for (Bytes b : d.var_bytes) declared += b;
-  Memory staged(forwarded && d.in_place.empty() ? declared : d.staged_bytes);  // in place: nothing staged
+  Memory staged(staged_bytes(d));
   Memory incoming(forwarded ? d.incoming_bytes : 0);
   const Bytes moved_before = d.sink ? d.sink->moved() : 0;
   const int epochs = d.layout.epochs();

@@ -1,11 +1,11 @@
-#include "agree.hpp"
+#include "runtime/online/agree.hpp"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 #include "optiq/optiq.h"
-#include "gather_scatter.hpp"
+#include "runtime/online/gather_scatter.hpp"
 
 namespace optiq::rt {
 

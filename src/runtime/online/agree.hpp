@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "../transport/transport.hpp"
-#include "failure.hpp"
-#include "optiq/schedule.hpp"
+#include "runtime/transport/transport.hpp"
+#include "runtime/online/failure.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq::rt {
 

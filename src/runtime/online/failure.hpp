@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "optiq/error.hpp"
+#include "optiq/core/error.hpp"
 #include "optiq/optiq.h"
 
 namespace optiq::rt {

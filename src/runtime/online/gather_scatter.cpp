@@ -1,4 +1,4 @@
-#include "gather_scatter.hpp"
+#include "runtime/online/gather_scatter.hpp"
 
 namespace optiq::rt {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "rounds.hpp"
+#include "runtime/online/rounds.hpp"
 
 namespace optiq::rt {
 

@@ -1,16 +1,16 @@
-#include "root.hpp"
+#include "runtime/online/root.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "failure.hpp"
-#include "optiq/bytes.hpp"
-#include "optiq/error.hpp"
-#include "optiq/fallback.hpp"
-#include "optiq/metrics.hpp"
+#include "runtime/online/failure.hpp"
+#include "optiq/core/bytes.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/fallback.hpp"
+#include "optiq/core/metrics.hpp"
 #include "optiq/optiq.h"
-#include "optiq/plan_io.hpp"
-#include "optiq/planner.hpp"
+#include "optiq/core/plan_io.hpp"
+#include "optiq/core/planner.hpp"
 
 namespace optiq::rt {
 
@@ -75,7 +75,7 @@ std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& se
 }
 
 std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::vector<RankJob>& jobs) {
-  const Placement& pl = *setup.placement;
+  const RankMap& pl = *setup.placement;
   std::vector<bool> planned(jobs.size(), false);
   std::vector<Job> node_jobs;
   Bytes largest = 0;
@@ -95,10 +95,10 @@ std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::v
     // heu2 hands out bytes a unit at a time: fine enough to split every job (at most 64 units
     // per job) and never finer than the chunk the runtime will send.
     const Bytes floor_unit = setup.schedule.chunk > 0 ? setup.schedule.chunk : Bytes(4096);
-    po.chunk = std::max(floor_unit, (largest + 63) / 64);
+    po.heu2_chunk = std::max(floor_unit, (largest + 63) / 64);
     Plan made;
     try {
-      made = make_plan(setup.planner, *setup.topo, *setup.routing, node_jobs, po);
+      made = make_plan(setup.planner, *setup.topo, *setup.routing, node_jobs, po).plan;
     } catch (const Error& e) {
       throw Failure(OPTIQ_ERR_PLANNER, "planner '" + setup.planner + "': " + e.what());
     }
@@ -128,7 +128,7 @@ std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const s
   if (plan.topology != setup.topo->spec())
     throw Failure(OPTIQ_ERR_PLAN, path + ": the plan is for " + plan.topology + ", this context runs on " +
                                       setup.topo->spec());
-  const Placement& pl = *setup.placement;
+  const RankMap& pl = *setup.placement;
   std::vector<RankJob> jobs;
   std::map<std::pair<Rank, Rank>, Bytes> used;  // bytes already placed between two ranks
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {

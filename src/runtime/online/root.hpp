@@ -4,16 +4,16 @@
 #include <string>
 #include <vector>
 
-#include "optiq/schedule.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq::rt {
 
 struct PlanningSetup {
   const Network* topo = nullptr;
   const RoutingModel* routing = nullptr;
-  const Placement* placement = nullptr;
+  const RankMap* placement = nullptr;
   std::string planner;
-  int paths_per_job = 50;
+  int paths_per_job = 0;  // optiq_options.paths_per_job
   Bytes direct_threshold = 0;
   double min_gain = 0;  // see optiq_options.min_gain
   ScheduleOptions schedule;

@@ -5,8 +5,8 @@
 #include <map>
 #include <string>
 
-#include "optiq/error.hpp"
-#include "streams.hpp"
+#include "optiq/core/error.hpp"
+#include "runtime/schedule/streams.hpp"
 
 namespace optiq {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "optiq/error.hpp"
-#include "streams.hpp"
+#include "optiq/core/error.hpp"
+#include "runtime/schedule/streams.hpp"
 
 namespace optiq {
 

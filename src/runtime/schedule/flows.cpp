@@ -1,20 +1,20 @@
 // Plans become flows: where along each path the bytes are copied, and by which rank.
-#include "optiq/error.hpp"
-#include "optiq/legs.hpp"
-#include "optiq/paths.hpp"
-#include "optiq/schedule.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
+#include "optiq/core/paths.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq {
 
-// Copies go where the path's legs meet (include/optiq/legs.hpp), and only to occupied nodes.
+// Copies go where the path's legs meet (include/optiq/core/legs.hpp), and only to occupied nodes.
 std::vector<std::size_t> forwarding_points(const Legs& legs, NodeId src, const LinkPath& path,
-                                           const Placement& placement, bool* off_plan) {
+                                           const RankMap& placement, bool* off_plan) {
   std::vector<std::size_t> points;
   *off_plan = !leg_junctions(legs, src, path, [&](NodeId v) { return placement.occupied(v); }, points);
   return points;
 }
 
-std::vector<Flow> make_flows(const Network& topo, const RoutingModel& routing, const Placement& placement,
+std::vector<Flow> make_flows(const Network& topo, const RoutingModel& routing, const RankMap& placement,
                              const std::vector<RankJob>& jobs, const Plan& plan, const std::vector<bool>& planned) {
   OPTIQ_CHECK(plan.jobs.size() == jobs.size() && planned.size() == jobs.size(), "one plan entry per job");
   const Legs legs(topo, routing);

@@ -4,8 +4,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "optiq/error.hpp"
-#include "optiq/schedule.hpp"
+#include "optiq/core/error.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq {
 

@@ -5,7 +5,7 @@
 #include <tuple>
 #include <vector>
 
-#include "optiq/schedule.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq::detail {
 

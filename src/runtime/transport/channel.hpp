@@ -11,8 +11,8 @@
 #include <map>
 #include <vector>
 
-#include "transport.hpp"
-#include "wait_set.hpp"
+#include "runtime/transport/transport.hpp"
+#include "runtime/transport/wait_set.hpp"
 
 namespace optiq::rt {
 

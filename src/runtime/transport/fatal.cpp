@@ -1,6 +1,6 @@
 #include <cstdio>
 
-#include "transport.hpp"
+#include "runtime/transport/transport.hpp"
 
 namespace optiq::rt {
 

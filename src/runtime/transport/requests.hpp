@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "wait_set.hpp"
+#include "runtime/transport/wait_set.hpp"
 
 namespace optiq::rt {
 

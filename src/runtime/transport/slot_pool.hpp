@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include "optiq/types.hpp"
+#include "optiq/core/types.hpp"
 
 namespace optiq::rt {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <vector>
 
-#include "optiq/schedule.hpp"
+#include "optiq/core/schedule.hpp"
 
 namespace optiq::rt {
 

@@ -6,10 +6,10 @@
 #include <deque>
 #include <unordered_map>
 
-#include "../channel.hpp"
-#include "../control.hpp"
-#include "../requests.hpp"
-#include "../slot_pool.hpp"
+#include "runtime/transport/channel.hpp"
+#include "runtime/transport/control.hpp"
+#include "runtime/transport/requests.hpp"
+#include "runtime/transport/slot_pool.hpp"
 
 namespace optiq::rt {
 

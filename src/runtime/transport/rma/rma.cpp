@@ -13,11 +13,11 @@
 #include <map>
 #include <unordered_map>
 
-#include "optiq/error.hpp"
-#include "../channel.hpp"
-#include "../control.hpp"
-#include "../requests.hpp"
-#include "../slot_pool.hpp"
+#include "optiq/core/error.hpp"
+#include "runtime/transport/channel.hpp"
+#include "runtime/transport/control.hpp"
+#include "runtime/transport/requests.hpp"
+#include "runtime/transport/slot_pool.hpp"
 
 namespace optiq::rt {
 

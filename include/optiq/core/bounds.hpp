@@ -1,0 +1,36 @@
+// Cut bounds: whatever the routing, the bytes that must leave (or enter) a node set cross the
+// links leaving (entering) it, so bytes / capacity of those links bounds the transfer time.
+#pragma once
+
+#include <vector>
+
+#include "optiq/core/pattern.hpp"
+#include "optiq/core/network.hpp"
+
+namespace optiq {
+
+// The best such bound (seconds) over a family of node sets: the sources, the destinations, and
+// the hop balls grown around each of them.
+double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs);
+
+// A bound (seconds) from a relaxation that generalises cut bounds: links outside `hot` (one
+// flag per link) get unlimited capacity, node pairs joined both ways by them merge, and
+// the max-concurrent-flow problem left on the contracted graph is solved to within
+// `tolerance` of its optimum, with a certificate that holds for the network. When `hot` holds
+// the bottleneck links of a near-optimal plan the bound is close to the true optimum. Returns
+// 0 when more than `max_components` components remain; `max_rounds` caps the iterations.
+double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
+                           double tolerance = 1e-3, int max_components = 2000, int max_rounds = 5000);
+
+// A relaxation bound (seconds) that needs no plan: nodes agreeing on a subset of the
+// dimensions merge, links of the other dimensions become free, and the smaller torus left is
+// solved as relaxed_lower_bound does. Candidates are the maximal proper subsets of dimensions
+// that leave at most `max_components` merged nodes. With `link_score` (one value per link
+// slot, e.g. a plan's link potential) the `tries` subsets whose links score highest are
+// solved; without, every candidate is solved to kCoarseTolerance and the best one again to
+// `tolerance`. 0 when no subset qualifies (e.g. a one-dimensional ring).
+constexpr double kCoarseTolerance = 0.02;
+double quotient_lower_bound(const Network& topo, const std::vector<Job>& jobs, double tolerance = 1e-3,
+                            int max_components = 2048, const std::vector<double>& link_score = {}, int tries = 2);
+
+}  // namespace optiq

@@ -1,0 +1,69 @@
+// mcf's flow state: the paths each job holds with their bytes, and the links' (and relaying
+// nodes') loads with the exponential potential the method descends (mcf.cpp).
+#pragma once
+
+#include <cmath>
+#include <vector>
+
+#include "optiq/core/metrics.hpp"
+#include "optiq/core/network.hpp"
+
+namespace optiq::detail {
+
+struct PathFlow {
+  LinkPath links;
+  double x = 0;  // bytes
+};
+
+// Link and node loads with the exponential potential exp(eta * (u - U) / U) of each
+// utilisation u (load over capacity, in seconds) against the reference utilisation U.
+class Loads {
+ public:
+  Loads(const Network& topo, double forward_bandwidth)
+      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
+        node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
+    for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
+  }
+
+  void add(const LinkPath& p, double x) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      link_[p[i]] += x;
+      if (fwd_cap_ > 0 && i > 0 && relays_in_software(topo_, topo_.link_src(p[i]))) node_[topo_.link_src(p[i])] += x;
+    }
+  }
+  double capacity(LinkId l) const { return cap_[l]; }  // 0 for slots without a link
+  double utilisation(LinkId l) const { return link_[l] / cap_[l]; }
+  double max_utilisation() const {
+    double u = 0;
+    for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l)
+      if (link_[l] > 0) u = std::max(u, link_[l] / cap_[l]);
+    for (double f : node_) u = std::max(u, f / fwd_cap_);
+    return u;
+  }
+  void set_reference(double eta, double U) { eta_ = eta, ref_ = U; }
+  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / cap_[l] - ref_) / ref_); }
+  double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
+  // First and second derivative of the potential along a path, up to the common factor eta/U.
+  void slope(const LinkPath& p, double& d, double& h) const {
+    d = h = 0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const double c = cap_[p[i]], g = link_g(p[i]);
+      d += g / c, h += g / (c * c);
+      if (fwd_cap_ > 0 && i > 0 && relays_in_software(topo_, topo_.link_src(p[i]))) {
+        const double gv = node_g(topo_.link_src(p[i]));
+        d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
+      }
+    }
+  }
+  bool forwarding() const { return fwd_cap_ > 0; }
+  double forward_capacity() const { return fwd_cap_; }
+
+ private:
+  const Network& topo_;
+  double fwd_cap_;
+  std::vector<double> link_, node_;
+  std::vector<double> cap_;  // per link, looked up often enough to keep at hand
+  double eta_ = 1, ref_ = 1;
+};
+
+}  // namespace optiq::detail
