@@ -35,7 +35,7 @@ bool same(const Plan& a, const Plan& b) {
 // As the runtime schedules a plan file: node n is rank n, jobs in file order.
 void schedules(const Plan& plan, const Network& t, Bytes total) {
   const int n = t.num_vertices();
-  const Placement placement(t, n, 1);
+  const RankMap placement(t, n, 1);
   const auto routing = make_routing(plan.routing, t);
   std::vector<RankJob> jobs;
   std::vector<std::vector<Bytes>> used(n, std::vector<Bytes>(n, 0));

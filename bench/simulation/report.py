@@ -69,6 +69,10 @@ def run_line(r, mpi):
 RUN_HEADER = ["planner", "simulated ms", "GB/s", "predicted ms", "of prediction", "vs MPI", "wall s"]
 
 
+# Marks a row made by an older generation of the runtime (its "recorded" says when and how).
+OLDER = "†"
+
+
 def patterns_section(doc, results, plt):
     rows = doc["rows"]
     out = ["## 1:8 patterns, 8 MiB per pair (thesis Fig. 7/8, Table VII)", ""]
@@ -98,7 +102,11 @@ def patterns_section(doc, results, plt):
             mpi = mpi_of(rows, nodes=n, pattern=p)
             out += ["", f"**{p}** (baseline {mpi.get('mpi_call', 'MPI_Alltoallv')}; thesis OPT/MPI on Mira 1024: "
                     f"{THESIS_SPEEDUP[p]}x)", ""]
-            lines = [run_line(r, mpi) for r in rows if r["nodes"] == n and r["pattern"] == p]
+            these = [r for r in rows if r["nodes"] == n and r["pattern"] == p]
+            lines = [run_line(r, mpi) for r in these]
+            for line, r in zip(lines, these):  # a row of an older runtime says so
+                if r.get("recorded"):
+                    line[0] += f" {OLDER}"
             header = RUN_HEADER
             if n == 1024:
                 thesis = THESIS_TABLE7_GBS[p]
@@ -107,6 +115,10 @@ def patterns_section(doc, results, plt):
                     row = THESIS_ROW.get(line[0], line[0])
                     line.append(f"{thesis[row]:.1f} ({row.replace('_alltoallv', '').upper()})" if row in thesis else "–")
             out += table(header, lines)
+            older = sorted({r["recorded"] for r in these if r.get("recorded")})
+            if older:
+                out += ["", f"{OLDER} recorded {'; '.join(older)}, and not re-run since: compare these rows with "
+                        "each other, not with the others."]
             if n in BGQ_DEFAULT_MS:
                 best = min(r["simulated_seconds"] for r in rows if r["nodes"] == n and r["pattern"] == p)
                 out += ["", f"Against Mira's own default route ({BGQ_DEFAULT_MS[n]:.2f} ms in the fluid model, "

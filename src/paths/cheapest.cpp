@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "paths/by_source.hpp"
 #include "paths/chains.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/legs.hpp"
@@ -145,30 +146,18 @@ CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, con
   }
   if (!legs.direct())
     return detail::cheapest_chains(legs, jobs, link_weight, node_weight, hop_bound, max_proxies, settle_limit);
-  std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
+  const detail::SourceGroups groups(by_source.begin(), by_source.end());
 
   CheapestPaths out;
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
-  struct Local {
-    SourceSearch search;
-    std::vector<double> cost;
-    std::vector<LinkPath> paths;
-    std::vector<NodeId> targets;
-  };
-  graph::parallel_for(
-      groups.size(), 8, [&](bool) { return Local{SourceSearch(topo, link_weight, node_weight), {}, {}, {}}; },
-      [&](Local& my, std::size_t gi) {
-        const auto& [src, members] = groups[gi];
-        my.targets.clear();
-        for (std::size_t j : members) my.targets.push_back(jobs[j].dst);
-        my.cost.clear();
-        my.paths.clear();
-        my.search.run(src, my.targets, hop_bound, my.cost, my.paths);
-        for (std::size_t i = 0; i < members.size(); ++i) {
-          out.cost[members[i]] = my.cost[i];
-          out.paths[members[i]] = std::move(my.paths[i]);
-        }
+  detail::search_by_source<SourceSearch, double>(
+      groups, jobs, [&] { return SourceSearch(topo, link_weight, node_weight); },
+      [&](SourceSearch& search, NodeId src, const std::vector<NodeId>& targets, std::vector<double>& cost,
+          std::vector<LinkPath>& paths) { search.run(src, targets, hop_bound, cost, paths); },
+      [&](std::size_t job, double cost, LinkPath&& path) {
+        out.cost[job] = cost;
+        out.paths[job] = std::move(path);
       });
   return out;
 }

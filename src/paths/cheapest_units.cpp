@@ -27,6 +27,7 @@
 #include "optiq/core/graph/dijkstra.hpp"
 #include "optiq/core/graph/heaps.hpp"
 #include "optiq/core/graph/parallel.hpp"
+#include "paths/by_source.hpp"
 
 namespace optiq {
 
@@ -209,7 +210,7 @@ CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& 
       throw Error("job " + std::to_string(i) + ": node outside the topology");
     by_source[jobs[i].src].push_back(i);
   }
-  std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_source.begin(), by_source.end());
+  const detail::SourceGroups groups(by_source.begin(), by_source.end());
   const graph::Csr& g = topo.graph();
   const Contraction con = contract(g, units, std::max(1, max_components));
   Shared shared{topo, g, units, con, lightest,
@@ -225,25 +226,13 @@ CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& 
   out.cost.assign(jobs.size(), std::numeric_limits<double>::infinity());
   out.paths.assign(jobs.size(), {});
   std::atomic<std::size_t> total_settled{0};
-  struct Local {
-    UnitSearch search;
-    std::vector<std::uint64_t> cost;
-    std::vector<LinkPath> paths;
-    std::vector<NodeId> targets;
-  };
-  graph::parallel_for(
-      groups.size(), 8, [&](bool) { return Local{UnitSearch(shared), {}, {}, {}}; },
-      [&](Local& my, std::size_t gi) {
-        const auto& [src, members] = groups[gi];
-        my.targets.clear();
-        for (std::size_t j : members) my.targets.push_back(jobs[j].dst);
-        my.cost.clear();
-        my.paths.clear();
-        total_settled += my.search.run(src, my.targets, my.cost, my.paths);
-        for (std::size_t i = 0; i < members.size(); ++i) {
-          if (my.cost[i] != kNoKey) out.cost[members[i]] = static_cast<double>(my.cost[i]) * unit;
-          out.paths[members[i]] = std::move(my.paths[i]);
-        }
+  detail::search_by_source<UnitSearch, std::uint64_t>(
+      groups, jobs, [&] { return UnitSearch(shared); },
+      [&](UnitSearch& search, NodeId src, const std::vector<NodeId>& targets, std::vector<std::uint64_t>& cost,
+          std::vector<LinkPath>& paths) { total_settled += search.run(src, targets, cost, paths); },
+      [&](std::size_t job, std::uint64_t cost, LinkPath&& path) {
+        if (cost != kNoKey) out.cost[job] = static_cast<double>(cost) * unit;
+        out.paths[job] = std::move(path);
       });
   if (settled) *settled = total_settled;
   return out;

@@ -8,15 +8,14 @@
 #include "optiq/core/dragonfly.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/routing.hpp"
+#include "routing/family.hpp"
 
 namespace optiq {
 
 namespace {
 
 const DragonflyShape& dragonfly_of(const Network& net, const std::string& routing) {
-  if (!net.dragonfly())
-    throw Error("routing '" + routing + "' needs a dragonfly network (dragonfly:...), not '" + net.spec() + "'");
-  return *net.dragonfly();
+  return detail::family_shape(net.dragonfly(), net, routing, "a dragonfly network (dragonfly:...)");
 }
 
 // Minimal routes from one host to all hosts (DragonflyRouting::route_costs): up to the

@@ -11,15 +11,14 @@
 #include "optiq/core/error.hpp"
 #include "optiq/core/fat_tree.hpp"
 #include "optiq/core/routing.hpp"
+#include "routing/family.hpp"
 
 namespace optiq {
 
 namespace {
 
 const FatTreeShape& fat_tree_of(const Network& net, const std::string& routing) {
-  if (!net.fat_tree())
-    throw Error("routing '" + routing + "' needs a fat-tree network (fattree:...), not '" + net.spec() + "'");
-  return *net.fat_tree();
+  return detail::family_shape(net.fat_tree(), net, routing, "a fat-tree network (fattree:...)");
 }
 
 // dmodk's routes from one host to all hosts (FatTreeRouting::route_costs). A route to x climbs

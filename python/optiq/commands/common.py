@@ -46,6 +46,17 @@ def runtime_values(args) -> dict:
     return options.values(args, "runtime")
 
 
+def launch_and_report(args, launch, report, succeeded) -> int:
+    """A launching command's end: its program's JSON document (--json) or its report, and
+    status 0 when ``succeeded(result)``, else 1."""
+    result = launch(args)
+    if args.json:
+        print_json(result)
+    else:
+        report(result)
+    return 0 if succeeded(result) else 1
+
+
 def planner_list(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from .. import _core, options
 from ..failure import run_json_program
 from ..argtypes import DRIVER_SEED_MAX, byte_size, integer, timeout
-from .common import NP_MAX, REPEATS_MAX, bundled_program, launcher, print_json
+from .common import NP_MAX, REPEATS_MAX, bundled_program, launch_and_report, launcher
 
 EXAMPLES = """examples:
   optiq exchange --np 8 --neighbors 6 --bytes 1KiB --protocol nbx,pcx,pex,rsx
@@ -171,9 +171,4 @@ def report(r: dict) -> None:
 
 
 def run(args) -> int:
-    result = launch(args)
-    if args.json:
-        print_json(result)
-    else:
-        report(result)
-    return 1 if result["verified"] is False else 0
+    return launch_and_report(args, launch, report, lambda r: r["verified"] is not False)

@@ -9,7 +9,8 @@ import tempfile
 from .. import _core, options
 from ..failure import run_json_program
 from ..argtypes import byte_size, integer, timeout
-from .common import NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launcher, print_json, runtime_values
+from .common import (NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launch_and_report, launcher,
+                     runtime_values)
 
 EXAMPLES = """examples:
   optiq io-bench --np 16 --workload hacc --layout aos --per-rank 190KB --dir /dev/shm
@@ -138,9 +139,4 @@ def report(r: dict) -> None:
 
 
 def run(args) -> int:
-    result = launch(args)
-    if args.json:
-        print_json(result)
-    else:
-        report(result)
-    return 0 if result["identical"] is not False else 1
+    return launch_and_report(args, launch, report, lambda r: r["identical"] is not False)

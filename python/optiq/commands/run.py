@@ -12,7 +12,8 @@ from .. import options
 from ..argtypes import DRIVER_SEED_MAX, integer, size_spec, timeout
 from ..textfile import decode_text
 from ..workload import add_count_arguments, pattern_counts
-from .common import NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launcher, print_json, runtime_values
+from .common import (NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launch_and_report, launcher,
+                     runtime_values)
 
 EXAMPLES = """examples:
   optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
@@ -169,9 +170,4 @@ def report(r: dict) -> None:
 
 
 def run(args) -> int:
-    result = launch(args)
-    if args.json:
-        print_json(result)
-    else:
-        report(result)
-    return 0 if result["verified"] else 1
+    return launch_and_report(args, launch, report, lambda r: bool(r["verified"]))
