@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from .. import _core, options
+from ..argtypes import timeout
 from ..evaluate import PlannerOptions, planner_names
 
 # Launched programs: ranks, repetitions and messages in flight well inside their C ints.
@@ -44,6 +45,13 @@ def add_runtime_arguments(parser: argparse.ArgumentParser, skip=()) -> None:
 def runtime_values(args) -> dict:
     """The runtime's options as the command line gave them (defaults included), by record name."""
     return options.values(args, "runtime")
+
+
+def add_launch_arguments(group) -> None:
+    """How a command launches its MPI program: the launcher, and how long to wait for it."""
+    group.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
+                       help="give up after this long (default: %(default)s)")
+    group.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
 
 
 def launch_and_report(args, launch, report, succeeded) -> int:

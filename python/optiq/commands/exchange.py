@@ -8,8 +8,8 @@ from pathlib import Path
 
 from .. import _core, options
 from ..failure import run_json_program
-from ..argtypes import DRIVER_SEED_MAX, byte_size, integer, timeout
-from .common import NP_MAX, REPEATS_MAX, bundled_program, launch_and_report, launcher
+from ..argtypes import DRIVER_SEED_MAX, byte_size, integer
+from .common import NP_MAX, REPEATS_MAX, add_launch_arguments, bundled_program, launch_and_report, launcher
 
 EXAMPLES = """examples:
   optiq exchange --np 8 --neighbors 6 --bytes 1KiB --protocol nbx,pcx,pex,rsx
@@ -65,9 +65,7 @@ def register(subparsers) -> None:
                       help="untimed (but checked) exchanges per protocol first (default: %(default)s)")
     meas.add_argument("--no-verify", action="store_true",
                       help="do not fill or check message bytes (\"verified\" is then null)")
-    meas.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
-                      help="give up after this long (default: %(default)s)")
-    meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
+    add_launch_arguments(meas)
     sim = p.add_argument_group("simulation (SimGrid SMPI)")
     sim.add_argument("--simulate", action="store_true",
                      help="run under smpirun on a simulated torus instead of mpirun; times are simulated seconds")

@@ -8,9 +8,9 @@ import tempfile
 
 from .. import _core, options
 from ..failure import run_json_program
-from ..argtypes import byte_size, integer, timeout
-from .common import (NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launch_and_report, launcher,
-                     runtime_values)
+from ..argtypes import byte_size, integer
+from .common import (NP_MAX, REPEATS_MAX, add_launch_arguments, add_runtime_arguments, bundled_program,
+                     launch_and_report, launcher, runtime_values)
 
 EXAMPLES = """examples:
   optiq io-bench --np 16 --workload hacc --layout aos --per-rank 190KB --dir /dev/shm
@@ -69,9 +69,7 @@ def register(subparsers) -> None:
                       help="timed writes of each (default: %(default)s)")
     meas.add_argument("--warmup", type=integer(0, REPEATS_MAX), default=1, metavar="W",
                       help="untimed writes of each first (default: %(default)s)")
-    meas.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
-                      help="give up after this long (default: %(default)s)")
-    meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
+    add_launch_arguments(meas)
     p.add_argument("--json", action="store_true", help="print the benchmark's JSON document")
     p.set_defaults(func=run)
 

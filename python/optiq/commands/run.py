@@ -9,11 +9,11 @@ from pathlib import Path
 from .. import _core
 from ..failure import run_json_program
 from .. import options
-from ..argtypes import DRIVER_SEED_MAX, integer, size_spec, timeout
+from ..argtypes import DRIVER_SEED_MAX, integer, size_spec
 from ..textfile import decode_text
 from ..workload import add_count_arguments, pattern_counts
-from .common import (NP_MAX, REPEATS_MAX, add_runtime_arguments, bundled_program, launch_and_report, launcher,
-                     runtime_values)
+from .common import (NP_MAX, REPEATS_MAX, add_launch_arguments, add_runtime_arguments, bundled_program,
+                     launch_and_report, launcher, runtime_values)
 
 EXAMPLES = """examples:
   optiq run --np 8 --topology torus:2x2x2 --pattern alltoall --bytes 1MiB --planner heu2
@@ -66,9 +66,7 @@ def register(subparsers) -> None:
     meas.add_argument("--agreement-baseline", action="store_true",
                       help="also time MPI_Alltoallv preceded by an allgather as large as optiq's per-call "
                            "agreement step, to tell that step's cost apart from the rest")
-    meas.add_argument("--timeout", type=timeout, default=600, metavar="SECONDS",
-                      help="give up after this long (default: %(default)s)")
-    meas.add_argument("--mpirun", default="mpirun", metavar="PATH", help="the MPI launcher (default: %(default)s)")
+    add_launch_arguments(meas)
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print the driver's JSON document")
     p.set_defaults(func=run)
