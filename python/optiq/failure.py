@@ -59,6 +59,51 @@ def run_interruptible(main, name: str) -> int:
         return 1
 
 
+def _session_members(session: int) -> list:
+    """The live processes of a session (zombies excluded: they are only waiting to be reaped)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        pid = int(entry)
+        try:
+            if os.getsid(pid) != session:
+                continue
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue  # gone meanwhile, or not ours to see
+        if state != "Z":
+            out.append(pid)
+    return out
+
+
+def stop_session(session: int, grace: float = 3.0) -> None:
+    """Stops every process of a job's session: the launcher and all it started, those in process
+    groups of their own too (Open MPI gives each rank its own group, so a kill of the launcher's
+    group alone left ranks running). SIGTERM first, so that a launcher can stop its ranks in
+    order, then SIGKILL to whatever is left after ``grace`` seconds."""
+    if not os.path.isdir("/proc"):  # no process table to read: the launcher's group is what can be reached
+        try:
+            os.killpg(session, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        return
+    for sig, wait in ((signal.SIGTERM, grace), (signal.SIGKILL, grace)):
+        members = _session_members(session)
+        for pid in members:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + wait
+        while members and time.monotonic() < deadline:
+            time.sleep(0.05)
+            members = _session_members(session)
+        if not members:
+            return
+
+
 def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> dict:
     """Runs one of optiq's programs and returns its result, the last JSON line of its output,
     plus ``wall_seconds``. Its own error line ("NAME: error: ...") becomes an Error with that
@@ -73,10 +118,7 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except BaseException as stop:  # the timeout, or an interrupt: nothing of the job may outlive it
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        stop_session(proc.pid)
         proc.communicate()
         if isinstance(stop, subprocess.TimeoutExpired):
             raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -17,6 +18,32 @@ def optiq(*args, check=True, cwd=None):
     if check:
         assert proc.returncode == 0, proc.stderr
     return proc
+
+
+def test_a_stopped_run_leaves_no_rank_behind():
+    """--timeout stops mpirun and every rank it started (each in its own process group)."""
+    seed = str(900_000_000 + os.getpid() % 99_999_999)  # marks this job's ranks among all processes
+    proc = optiq("run", "--np", "4", "--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "64MiB",
+                 "--iterations", "1000", "--seed", seed, "--timeout", "3", check=False)
+    assert proc.returncode == 2 and "no result after 3 s" in proc.stderr, proc.stderr
+
+    def ranks():
+        out = []
+        for entry in os.listdir("/proc"):
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as f:
+                    words = f.read().split(b"\0")
+                with open(f"/proc/{entry}/stat") as f:
+                    zombie = f.read().rsplit(")", 1)[1].split()[0] == "Z"
+            except (OSError, IndexError):
+                continue
+            if not zombie and any(w.endswith(b"optiq-driver") for w in words) and seed.encode() in words:
+                out.append(int(entry))
+        return out
+    deadline = time.monotonic() + 10
+    while ranks() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert ranks() == []
 
 
 @pytest.mark.parametrize("transport", ["p2p", "rma"])

@@ -193,6 +193,21 @@ def test_a_timed_out_job_is_stopped_whole(tmp_path):
     assert _gone(int(pidfile.read_text()))
 
 
+def test_a_job_whose_ranks_leave_the_launchers_group_is_stopped_whole(tmp_path):
+    """Open MPI puts each rank in a process group of its own: a kill of the launcher's group
+    alone left 512-rank jobs' ranks running, reparented to init. Every process of the job's
+    session goes, those ignoring SIGTERM too."""
+    pids = tmp_path / "ranks.pid"
+    rank = ("import os, signal, sys, time; os.setpgid(0, 0); signal.signal(signal.SIGTERM, signal.SIG_IGN); "
+            f"open({str(pids)!r}, 'a').write(f'{{os.getpid()}}\\n'); time.sleep(120)")
+    launcher = ["sh", "-c", f"for r in 1 2 3; do {sys.executable} -c \"{rank}\" >/dev/null 2>&1 & done; wait"]
+    with pytest.raises(optiq.Error, match=r"no result after 2 s"):
+        run_json_program(launcher, 2, "the job", "rank")
+    started = [int(x) for x in pids.read_text().split()]
+    assert len(started) == 3
+    assert all(_gone(pid) for pid in started)
+
+
 def test_a_terminated_program_stops_its_jobs(tmp_path):
     """SIGTERM (kill, timeout, a batch system's limit) on a program running a simulation must
     stop the simulation too, as Ctrl-C does."""
