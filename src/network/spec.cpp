@@ -100,6 +100,9 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
   }
   if (kind == "bgq") {
     auto dims = parse_shape(shape, spec);
+    if (dims.size() != 5)
+      throw Error("bgq topologies have five dimensions, AxBxCxDxE; '" + spec + "' has " + std::to_string(dims.size()) +
+                  " (torus:... takes any number)");
     for (const auto& d : dims)
       if (d.suffix) throw Error("bgq topologies are all-torus; drop the suffix in '" + spec + "'");
     std::vector<int> sizes;

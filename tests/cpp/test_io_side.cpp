@@ -109,3 +109,15 @@ TEST(IoSide, PlansEndAtIoNodesButNeverPassOne) {
 }
 
 }  // namespace
+
+TEST(IoSide, BgqSpecsHaveFiveDimensionsAsDocumented) {
+  for (const char* spec : {"bgq:4x4x4x4", "bgq:2", "bgq:2x2x2x2x2x2", "bgq:4x4x4x4+io"}) {
+    try {
+      parse_network(spec);
+      ADD_FAILURE() << spec << " accepted";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("five dimensions"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_EQ(parse_network("bgq:2x2x2x2x2").endpoints().size(), 32u);
+}
