@@ -15,6 +15,41 @@ namespace optiq {
 
 namespace {
 
+// A forwarding table whose entries for one destination run in a circle would send a packet
+// round forever: refused when the file is read, so every command that reads it refuses it alike.
+// Each vertex is walked once per destination (stamps instead of clearing per destination).
+void check_no_loops(const std::vector<std::vector<std::pair<NodeId, LinkId>>>& next, const Network& net,
+                    const std::string& where) {
+  std::vector<std::pair<NodeId, NodeId>> starts;  // (destination, vertex with an entry for it)
+  for (NodeId v = 0; v < static_cast<NodeId>(next.size()); ++v)
+    for (const auto& [dst, link] : next[v]) starts.push_back({dst, v});
+  std::sort(starts.begin(), starts.end());
+  std::vector<NodeId> stamp(next.size(), -1);   // the destination a vertex was last walked for
+  std::vector<char> open(next.size(), 0);       // on the walk being made now
+  std::vector<NodeId> walk;
+  for (const auto& [dst, start] : starts) {
+    walk.clear();
+    NodeId v = start;
+    bool looped = false;
+    while (v != dst) {
+      if (stamp[v] == dst) {  // walked before: on this walk, a loop; on an earlier one, known to end
+        looped = open[v];
+        break;
+      }
+      stamp[v] = dst;
+      open[v] = 1;
+      walk.push_back(v);
+      const auto& row = next[v];
+      const auto it = std::lower_bound(row.begin(), row.end(), std::make_pair(dst, LinkId{-1}));
+      if (it == row.end() || it->first != dst) break;  // no entry: a route through here fails when asked for
+      v = net.link_dst(it->second);
+    }
+    if (looped)
+      throw Error(where + ": the routes to node " + net.vertex_name(dst) + " loop through node " + net.vertex_name(v));
+    for (NodeId w : walk) open[w] = 0;
+  }
+}
+
 VertexKind kind_value(const json::Value& v, const std::string& where) {
   const std::string& k = json::as_string(v, where);
   if (k == "endpoint") return VertexKind::Endpoint;
@@ -146,6 +181,7 @@ Network parse_graph_network(const std::string& text, const std::string& origin, 
         }
         std::sort(next[v->second].begin(), next[v->second].end());
       }
+      check_no_loops(next, names, where);
       b.set_forwarding_table(std::move(next));
       routing = "table";
     }

@@ -129,3 +129,19 @@ def test_a_torus_through_a_graph_file_plans_as_the_generator_with_every_planner(
             assert b == pytest.approx(a, rel=1e-6, abs=2), name  # optima, up to the rounding of whole bytes
         else:
             assert b == a, name
+
+
+def test_every_command_refuses_a_table_whose_routes_loop(optiq_cli, tmp_path):
+    """One validation per input: `optiq platform` wrote a platform for this file while `optiq
+    plan` refused it."""
+    loop = tmp_path / "loop.json"
+    loop.write_text(json.dumps({
+        "nodes": [{"id": 0}, {"id": 1}, {"id": 2}, {"id": 3}],
+        "links": [{"source": 0, "target": 1, "capacity": 1e9}, {"source": 1, "target": 2, "capacity": 1e9},
+                  {"source": 2, "target": 0, "capacity": 1e9}, {"source": 2, "target": 3, "capacity": 1e9}],
+        "routing": {"table": {"0": {"3": "0-1"}, "1": {"3": "1-2"}, "2": {"3": "2-0"}}}}))
+    for command in (["platform", "--out", str(tmp_path / "p.xml")], ["plan", "--planner", "default"]):
+        proc = optiq_cli(command[0], "--topology", f"graph:{loop}", *command[1:], check=False)
+        assert proc.returncode == 2 and "loop through node 0" in proc.stderr, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "p.xml").exists() and not (tmp_path / "p.so").exists()
