@@ -1,9 +1,11 @@
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <sstream>
 
 #include "util/json.hpp"
 #include "optiq/core/error.hpp"
+#include "optiq/core/metrics.hpp"
 #include "optiq/core/paths.hpp"
 #include "optiq/core/plan_io.hpp"
 #include "optiq/core/routing.hpp"
@@ -142,6 +144,14 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
     validate_plan(plan, topo);
   } catch (const Error& e) {
     throw Error(origin + ": " + e.what());
+  }
+  if (plan.seconds > 0) {
+    const double predicted = compute_metrics(plan, topo).predicted_seconds;
+    const double most = std::max(kMaxStatedSecondsFactor * predicted, kMaxStatedSecondsFloor);
+    if (plan.seconds > most)
+      throw Error(origin + ": seconds " + json::Ordered(plan.seconds).dump() + " is more than a plan may state: " +
+                  json::Ordered(most).dump() + " s, 1000 times its predicted " + json::Ordered(predicted).dump() +
+                  " s on its links or 1 s");
   }
   return plan;
 }

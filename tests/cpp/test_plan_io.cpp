@@ -200,6 +200,8 @@ TEST(PlanJson, RejectsCorruptAndInconsistentFiles) {
       {R"({"format":"optiq-plan","version":0})", "version 0"},
       {head2 + R"("seconds":"1","jobs":[]})", "seconds: expected a number"},
       {head2 + R"("seconds":-0.5,"jobs":[]})", "seconds must be a finite number"},
+      {head2 + R"("seconds":1e308,"jobs":[]})", "is more than a plan may state"},
+      {head2 + R"("seconds":1.5,"jobs":[]})", "1000 times its predicted 0.0 s on its links or 1 s"},
       {R"({"format":"optiq-plan","version":1,"topology":"cube:3","routing":"dor","planner":"x","jobs":[]})",
        "unknown topology"},
       {R"({"format":"optiq-plan","version":1,"topology":"torus:4x4","routing":"zz","planner":"x","jobs":[]})",

@@ -12,6 +12,12 @@ namespace optiq {
 
 constexpr int kPlanFormatVersion = 2;  // the version written
 
+// A plan's stated `seconds` paces its paths (docs/runtime.md): the most it may state is this many
+// times its predicted time on its links, or kMaxStatedSecondsFloor seconds if that is more. More
+// would hold a run back for as long (a stated 1e308 s: forever); such a file is refused.
+constexpr double kMaxStatedSecondsFactor = 1000;
+constexpr double kMaxStatedSecondsFloor = 1;
+
 std::string plan_to_json(const Plan& plan, const Network& topo);
 // Parses and validates a plan file's text; the topology is rebuilt from the file's own spec.
 Plan plan_from_json(const std::string& text, const std::string& origin = "plan");
