@@ -212,6 +212,13 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
               R"({"bytes":4611686018427387904,"nodes":[0],"ports":[]}]})";
     std::ofstream(base + "-overflow.json") << R"({"format":"optiq-plan","version":1,"topology":")" + here +
                                                   R"(","routing":"dor","planner":"x","jobs":[)" + jobs + "]}";
+    // Seven jobs of 2^60 bytes, each rank's sum well inside 2^63: chunked, they would run for
+    // ever; refused at load for the bytes a rank may move.
+    const optiq::Network t = optiq::parse_network(here);
+    std::vector<optiq::Job> huge;
+    for (int i = 0; i < std::min(7, size); ++i) huge.push_back({i, (i + size / 2) % size, optiq::Bytes(1) << 60});
+    const auto routing = optiq::make_routing(t.default_routing(), t);
+    optiq::save_plan(optiq::make_plan("default", t, *routing, huge, {}).plan, t, base + "-huge.json");
   }
   MPI_Barrier(MPI_COMM_WORLD);
   struct Bad {
@@ -226,6 +233,7 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
       {"plan file of another version", here, base + "-version.json", "version"},
       {"missing plan file", here, base + "-missing.json", "cannot read"},
       {"plan whose bytes overflow", here, base + "-overflow.json", "more than optiq handles"},
+      {"plan beyond what a rank may move", here, base + "-huge.json", "a rank may move in one plan"},
   };
   for (const Bad& b : cases) {
     optiq_options o = options("heu2", tr);

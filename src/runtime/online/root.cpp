@@ -16,6 +16,10 @@ namespace optiq::rt {
 
 namespace {
 
+// The most bytes one rank may send and receive under one plan file: more than any process can
+// hold, and each of its chunks is a step of the schedule (docs/runtime.md, "Limits").
+constexpr Bytes kMaxRankBytes = Bytes(1) << 47;
+
 // The time the plan promises: its own statement, else its predicted time in this context's
 // model (the busiest link, or the busiest copier when the copy rate is known).
 double promised_seconds(const PlanningSetup& setup, const Plan& plan) {
@@ -131,6 +135,7 @@ std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const s
   const RankMap& pl = *setup.placement;
   std::vector<RankJob> jobs;
   std::map<std::pair<Rank, Rank>, Bytes> used;  // bytes already placed between two ranks
+  std::vector<Bytes> moved(static_cast<std::size_t>(pl.num_ranks()), 0);  // sent plus received, per rank
   for (std::size_t i = 0; i < plan.jobs.size(); ++i) {
     const Job& j = plan.jobs[i].job;
     for (NodeId n : {j.src, j.dst})
@@ -142,6 +147,13 @@ std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const s
     Bytes& at = used[{a, b}];
     jobs.push_back({a, b, j.bytes, at});
     at = checked_add(at, j.bytes, path + ": jobs[" + std::to_string(i) + "]");  // bounded by the plan's checked total
+    for (Rank r : {a, b}) {
+      moved[r] = checked_add(moved[r], j.bytes, path + ": jobs[" + std::to_string(i) + "]");
+      if (moved[r] > kMaxRankBytes)
+        throw Failure(OPTIQ_ERR_PLAN, path + ": rank " + std::to_string(r) + " would move " + std::to_string(moved[r]) +
+                                          " bytes by jobs[" + std::to_string(i) + "], more than the " +
+                                          std::to_string(kMaxRankBytes) + " (128 TiB) a rank may move in one plan");
+    }
   }
   return schedule_flows(setup, jobs, plan, std::vector<bool>(jobs.size(), true));
 }
