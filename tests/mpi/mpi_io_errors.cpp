@@ -32,6 +32,24 @@ int declare_block(optiq_file_t f, long long offset, long long bytes) {
   return optiq_file_declare(f, 1, &count, lists);
 }
 
+// A custom sink whose first `failures` starts fail, then every one succeeds (bytes are taken).
+struct Flaky {
+  int failures = 1;
+  long long taken = 0;
+};
+
+int flaky_start(void* state, int, int, const optiq_io_span* spans, int count) {
+  auto* s = static_cast<Flaky*>(state);
+  if (s->failures > 0) {
+    --s->failures;
+    return 7;
+  }
+  for (int i = 0; i < count; ++i) s->taken += spans[i].bytes;
+  return 0;
+}
+
+int flaky_wait(void*) { return 0; }
+
 long long file_size(const std::string& path) {
   struct stat st;
   return stat(path.c_str(), &st) == 0 ? (long long)st.st_size : -1;
@@ -146,6 +164,32 @@ int main(int argc, char** argv) {
                file_size(path), 300LL * size);
   expect(optiq_file_read(f, into), ctx, OPTIQ_ERR_ARG, "null sink", "read from the null sink");
   expect(optiq_file_close(&f), ctx, OPTIQ_SUCCESS, nullptr, "close null sink");
+
+  // A failure does not poison the next call: the sink's first start fails, the next write
+  // works (every byte reaches the sink), and the one after too.
+  Flaky flaky;
+  const optiq_io_custom_sink callbacks = {&flaky, flaky_start, flaky_wait};
+  optiq_io_options custom = o;
+  custom.sink = OPTIQ_SINK_CUSTOM;
+  custom.custom = &callbacks;
+  expect(optiq_file_open(ctx, path.c_str(), OPTIQ_IO_CREATE, &custom, &f), ctx, OPTIQ_SUCCESS, nullptr,
+         "open with a custom sink");
+  expect(declare_block(f, 300LL * rank, 300), ctx, OPTIQ_SUCCESS, nullptr, "declare, custom sink");
+  optiq_io_stats before;
+  optiq_file_stats(f, &before);
+  const bool aggregates = before.aggregator != 0;
+  int aggregators = aggregates ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &aggregators, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  expect(optiq_file_write(f, ptrs), ctx, OPTIQ_ERR_IO, "the custom sink's start returned 7", "a failing start");
+  for (int round = 0; round < 2; ++round) {
+    const long long had = flaky.taken;
+    expect(optiq_file_write(f, ptrs), ctx, OPTIQ_SUCCESS, nullptr, "a write after a failed one");
+    long long took = flaky.taken - had, all = 0;
+    MPI_Allreduce(&took, &all, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    check.expect(all == 300LL * size, "after a failure the sink took %lld bytes, want %lld", all, 300LL * size);
+  }
+  check.expect(aggregators > 0, "no aggregator");
+  expect(optiq_file_close(&f), ctx, OPTIQ_SUCCESS, nullptr, "close custom sink");
 
   optiq_destroy(&ctx);
   const int failures = check.total();

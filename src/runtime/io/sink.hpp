@@ -32,8 +32,11 @@ class Sink {
     start(std::move(spans), write);
     wait();
   }
-  // The first failure, "" if none.
+  // The first failure of this write or read, "" if none.
   const std::string& error() const { return error_; }
+  // A new write or read: the last one's failure does not carry over (it was reported then), so
+  // the next call works or fails for a reason of its own; a file that failed to open is tried again.
+  void begin_operation() { error_.clear(); }
   Bytes moved() const { return moved_; }
 
  protected:

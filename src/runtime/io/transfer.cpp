@@ -152,6 +152,7 @@ Bytes staged_bytes(const Declared& d) {
 void write(optiq_file* f, const void* const data[]) {
   Declared& d = checked(f, true, data);
   const double started = MPI_Wtime();
+  if (d.sink) d.sink->begin_operation();
   const bool forwarded = !d.forwarded.empty();
   Memory staged(staged_bytes(d));
   Memory incoming(forwarded ? d.incoming_bytes : 0);
@@ -196,6 +197,7 @@ void write(optiq_file* f, const void* const data[]) {
 void read(optiq_file* f, void* const data[]) {
   Declared& d = checked(f, false, data);
   const double started = MPI_Wtime();
+  if (d.sink) d.sink->begin_operation();
   const bool forwarded = !d.forwarded.empty();
   Memory staged(staged_bytes(d));
   Memory incoming(forwarded ? d.incoming_bytes : 0);
