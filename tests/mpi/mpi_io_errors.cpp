@@ -84,6 +84,31 @@ int main(int argc, char** argv) {
   expect(optiq_file_open(ctx, path.c_str(), OPTIQ_IO_CREATE, &bad, &f), ctx, OPTIQ_ERR_ARG, "unknown placement",
          "unknown placement");
   expect(optiq_file_open(ctx, path.c_str(), optiq_io_mode(7), &o, &f), ctx, OPTIQ_ERR_ARG, "mode", "bad mode");
+
+  // Arguments that differ across ranks, each valid where it is given: every rank fails alike,
+  // and no file but the agreed one is touched (the open creates nothing before agreeing).
+  if (size > 1) {
+    const bool odd = rank % 2 == 1;
+    const std::string other = dir + "/other.dat";
+    expect(optiq_file_open(ctx, (odd ? other : path).c_str(), OPTIQ_IO_CREATE, &o, &f), ctx, OPTIQ_ERR_ARG,
+           "other than rank 0's", "paths that differ");
+    check.expect(file_size(other) < 0, "a mismatched open created %s", other.c_str());
+    optiq_io_options varied = o;
+    varied.aggregators = odd ? 2 : 4;
+    expect(optiq_file_open(ctx, path.c_str(), OPTIQ_IO_CREATE, &varied, &f), ctx, OPTIQ_ERR_ARG, "other than rank 0's",
+           "aggregators that differ");
+    varied = o;
+    varied.forward = odd ? 1 : 0;
+    expect(optiq_file_open(ctx, path.c_str(), OPTIQ_IO_CREATE, &varied, &f), ctx, OPTIQ_ERR_ARG, "other than rank 0's",
+           "forward on some ranks only");
+    varied = o;
+    varied.files = odd ? OPTIQ_FILES_GROUP : OPTIQ_FILES_SHARED;
+    expect(optiq_file_open(ctx, path.c_str(), OPTIQ_IO_CREATE, &varied, &f), ctx, OPTIQ_ERR_ARG, "other than rank 0's",
+           "files that differ");
+    expect(optiq_file_open(ctx, path.c_str(), odd ? OPTIQ_IO_RDWR : OPTIQ_IO_CREATE, &o, &f), ctx, OPTIQ_ERR_ARG,
+           "other than rank 0's", "modes that differ");
+    check.expect(f == nullptr, "a mismatched open leaves the handle NULL");
+  }
   expect(optiq_file_open(ctx, nullptr, OPTIQ_IO_CREATE, &o, &f), ctx, OPTIQ_ERR_ARG, "path", "NULL path");
   expect(optiq_file_open(ctx, (dir + "/missing.dat").c_str(), OPTIQ_IO_RDONLY, &o, &f), ctx, OPTIQ_ERR_IO,
          "missing.dat", "reading a file that does not exist");

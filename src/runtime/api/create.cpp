@@ -15,18 +15,14 @@ using optiq::rt::Failure;
 
 namespace {
 
-// A fingerprint of everything that must be equal on all ranks.
-std::uint64_t fingerprint(const char* topology, const optiq_options& o, int size) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  auto mix_bytes = [&](const void* p, std::size_t n) {
-    const auto* c = static_cast<const unsigned char*>(p);
-    for (std::size_t i = 0; i < n; ++i) h = (h ^ c[i]) * 0x100000001b3ULL;
-  };
-  auto mix_str = [&](const char* s) { mix_bytes(s ? s : "", s ? std::strlen(s) + 1 : 1); };
-  mix_str(topology);
-  for (const OptionRecord& r : option_records("runtime")) mix_str(get_option(o, r.name).c_str());
-  if (o.rank_to_node) mix_bytes(o.rank_to_node, sizeof(int) * static_cast<std::size_t>(size));
-  return h;
+// Everything that must be equal on all ranks: the topology, every option as its record prints
+// it, and the rank map.
+std::uint64_t arguments_of(const char* topology, const optiq_options& o, int size) {
+  std::vector<std::string> texts{topology ? topology : ""};
+  for (const OptionRecord& r : option_records("runtime")) texts.push_back(get_option(o, r.name));
+  if (o.rank_to_node)
+    for (int r = 0; r < size; ++r) texts.push_back(std::to_string(o.rank_to_node[r]));
+  return rt::fingerprint(texts);
 }
 
 void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
@@ -115,12 +111,7 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
 
   const int status = rt::guarded(ctx, [&] {
     rt::agree_status(c, local.code, local.message);
-    const std::uint64_t mine = fingerprint(topology, o, size);
-    std::vector<std::uint64_t> all(size);
-    MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, c.ctrl);
-    for (int r = 1; r < size; ++r)
-      if (all[r] != all[0])
-        throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed a topology or options other than rank 0's");
+    rt::agree_same(c, arguments_of(topology, o, size), "a topology or options");
     int* tag_ub = nullptr;
     int flag = 0;
     MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);

@@ -8,6 +8,7 @@
 
 #include "runtime/io/file.hpp"
 #include "optiq/core/aggregation.hpp"
+#include "optiq/core/options.hpp"
 
 using optiq::rt::Comms;
 using optiq::rt::Failure;
@@ -104,6 +105,10 @@ void open_file(optiq_context* ctx, const char* path, optiq_io_mode mode, const o
     f->mode = mode;
   });
   agree_status(ctx->comms, local.code, local.message);
+  // Path, mode and options must match on every rank (docs/errors.md): one file, one layout.
+  std::vector<std::string> texts{path, std::to_string(mode), f->placement};
+  for (const OptionRecord& r : option_records("io")) texts.push_back(get_option(f->options, r.name));
+  agree_same(ctx->comms, fingerprint(texts), "a path, mode or I/O options");
 
   MPI_Comm_dup(ctx->comms.ctrl, &f->comm);
   const Comms all = comms_of(f->comm);

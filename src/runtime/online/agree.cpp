@@ -37,6 +37,20 @@ void agree_status(const Comms& comms, int code, const std::string& message) {
   raise_from(comms, first, code, message);
 }
 
+std::uint64_t fingerprint(const std::vector<std::string>& texts) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const std::string& t : texts)
+    for (std::size_t i = 0; i <= t.size(); ++i) h = (h ^ static_cast<unsigned char>(t.c_str()[i])) * 0x100000001b3ULL;
+  return h;
+}
+
+void agree_same(const Comms& comms, std::uint64_t mine, const std::string& what) {
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(comms.size));
+  MPI_Allgather(&mine, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, comms.ctrl);
+  for (int r = 1; r < comms.size; ++r)
+    if (all[r] != all[0]) throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed " + what + " other than rank 0's");
+}
+
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
                                                const std::function<std::vector<RankSchedule>()>& make) {
   // Everything that can fail on rank 0 happens before it tells the others how it went.

@@ -18,6 +18,13 @@ namespace optiq::rt {
 // every rank throws Failure with the lowest failing rank's code and message.
 void agree_status(const Comms& comms, int code, const std::string& message);
 
+// A collective call's arguments that must match on every rank, folded into one 64-bit
+// fingerprint (FNV-1a over the texts, each with its terminating NUL).
+std::uint64_t fingerprint(const std::vector<std::string>& texts);
+// Every rank passes its fingerprint; if one differs from rank 0's, every rank throws
+// Failure(OPTIQ_ERR_ARG, "rank R passed WHAT other than rank 0's") for the lowest such rank.
+void agree_same(const Comms& comms, std::uint64_t mine, const std::string& what);
+
 // Rank 0 runs make() (a Failure or optiq::Error it throws becomes every rank's Failure) and
 // every rank receives its own schedule.
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
