@@ -104,9 +104,6 @@ def patterns_section(doc, results, plt):
                     f"{THESIS_SPEEDUP[p]}x)", ""]
             these = [r for r in rows if r["nodes"] == n and r["pattern"] == p]
             lines = [run_line(r, mpi) for r in these]
-            for line, r in zip(lines, these):  # a row of an older runtime says so
-                if r.get("recorded"):
-                    line[0] += f" {OLDER}"
             header = RUN_HEADER
             if n == 1024:
                 thesis = THESIS_TABLE7_GBS[p]
@@ -114,6 +111,9 @@ def patterns_section(doc, results, plt):
                 for line in lines:
                     row = THESIS_ROW.get(line[0], line[0])
                     line.append(f"{thesis[row]:.1f} ({row.replace('_alltoallv', '').upper()})" if row in thesis else "–")
+            for line, r in zip(lines, these):  # a row of an older runtime says so
+                if r.get("recorded"):
+                    line[0] += f" {OLDER}"
             out += table(header, lines)
             older = sorted({r["recorded"] for r in these if r.get("recorded")})
             if older:
@@ -276,7 +276,7 @@ def fabrics_section(doc, results, plt):
            "SimGrid's FAT_TREE and DRAGONFLY clusters (docs/model.md), routes as SimGrid routes them; "
            "bytes are per pair. `leaf-shift` sends each host to the same host of the next leaf switch, "
            "a pattern D-mod-k already spreads, so no plan can gain; a plan that does not promise "
-           f"min_gain ({options.default("runtime", "min-gain"):.0%}) less time than the default route runs on the default route instead "
+           f"min_gain ({options.default('runtime', 'min-gain'):.0%}) less time than the default route runs on the default route instead "
            "(\"fell back\"; docs/runtime.md, \"When a plan is not worth it\"). `moe` is a mixture-of-experts "
            "all-to-all: every endpoint to every other, with P/16 seeded hot destinations receiving 8x the bytes "
            "given. A host has one link, and on these networks what limits the default route is a hot "
