@@ -28,6 +28,12 @@ typedef enum { OPTIQ_QUEUE_FORWARD_FIRST = 0, OPTIQ_QUEUE_LOCAL_FIRST = 1, OPTIQ
  * soon as a send is free, the path least far along first. */
 typedef enum { OPTIQ_DISPATCH_PACED = 0, OPTIQ_DISPATCH_EAGER = 1 } optiq_dispatch;
 
+/* Where ranks run. Block: rank r on the (r / ranks_per_node)-th endpoint. Hosts: on the endpoint
+ * named by the rank's host name (MPI_Get_processor_name, or the environment variable OPTIQ_HOST
+ * where set), for networks that name their hosts (imported ones). Auto: hosts where the network
+ * names its hosts, else block. rank_to_node, when given, overrides all three. */
+typedef enum { OPTIQ_PLACEMENT_AUTO = 0, OPTIQ_PLACEMENT_BLOCK = 1, OPTIQ_PLACEMENT_HOSTS = 2 } optiq_placement;
+
 typedef struct optiq_options {
   const char *planner;           /* a planner of the core: "default", "heu1", "heu2", ... (default "mcf")  */
   const char *routing;           /* the network's default routing model; NULL: the topology's own */
@@ -36,8 +42,9 @@ typedef struct optiq_options {
   size_t forward_budget_bytes;   /* forwarding slot memory per rank (default 16 MiB) */
   size_t direct_threshold_bytes; /* messages smaller than this go directly, unplanned (default 16 KiB) */
   int ranks_per_node;            /* rank r runs on node r / ranks_per_node (default 1) */
-  const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node);
-                                    copied by optiq_create */
+  const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node
+                                    and rank_placement); copied by optiq_create */
+  optiq_placement rank_placement;/* block, by host name, or auto (default): see optiq_placement */
   int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
   optiq_queue queue;             /* queue discipline (default forward-first) */
   int max_inflight;              /* data messages in flight per rank (default 512) */

@@ -93,6 +93,16 @@ void bind_topology(nb::module_& m) {
       .def("with_capacities", &Network::with_capacities, "capacities"_a,
            "The same network (same digest: plans stay executable on it) with these link capacities in bytes/s, "
            "one per link; e.g. what is left of each link beside known background traffic.")
+      .def("with_forwarders", &Network::with_forwarders, "endpoints"_a,
+           "The same network (same digest) where only these endpoints forward in software: a job planned "
+           "inside its own allocation of a shared machine. Every planner, bound and the validator then keep "
+           "copies to them.")
+      .def("may_forward", [](const Network& n, NodeId v) { return n.may_forward(checked_vertex(n, v)); }, "vertex"_a)
+      .def_prop_ro("forwarding_restricted", &Network::forwarding_restricted,
+                   "True when with_forwarders restricted which endpoints forward.")
+      .def_prop_ro("hosts_named", &Network::hosts_named,
+                   "True when endpoint names are host names (imported networks): ranks are placed by them.")
+      .def("endpoint_named", &Network::endpoint_named, "host"_a, "The endpoint a host name names, or -1.")
       .def_prop_ro("link_bandwidth", [](const Network& n) {
         for (double c : n.capacities())
           if (c != n.capacities().front())

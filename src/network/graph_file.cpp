@@ -147,6 +147,12 @@ Network parse_graph_network(const std::string& text, const std::string& origin, 
     }
   }
 
+  if (const auto g = doc.find("graph"); g != doc.end() && g->is_object() && g->contains("hosts")) {
+    const json::Value& h = (*g)["hosts"];
+    if (!h.is_boolean()) throw Error(origin + ": graph.hosts: expected true or false");
+    if (h.get<bool>()) b.set_hosts_named();
+  }
+
   std::string routing = "shortest";
   if (const auto r = doc.find("routing"); r != doc.end()) {
     if (r->is_string()) {
@@ -196,13 +202,28 @@ Network parse_graph_network(const std::string& text, const std::string& origin, 
 }
 
 std::string network_to_graph_json(const Network& net, const RoutingModel* routing) {
+  // A network that names its hosts keeps every vertex's name as its id (the runtime places
+  // ranks by them); any other is written by vertex number.
+  std::vector<std::string> ids(net.num_vertices());
+  if (net.hosts_named()) {
+    std::map<std::string, NodeId> seen;
+    for (NodeId v = 0; v < net.num_vertices(); ++v) {
+      ids[v] = net.vertex_name(v).empty() ? std::to_string(v) : net.vertex_name(v);
+      if (!seen.emplace(ids[v], v).second)
+        throw Error("vertices " + std::to_string(seen[ids[v]]) + " and " + std::to_string(v) + " are both named '" +
+                    ids[v] + "'; a graph file needs unique node ids");
+    }
+  }
+  auto id = [&](NodeId v) { return net.hosts_named() ? json::Ordered(ids[v]) : json::Ordered(v); };
+  auto key = [&](NodeId v) { return net.hosts_named() ? ids[v] : std::to_string(v); };
   json::Ordered nodes = json::Ordered::array(), links = json::Ordered::array();
   for (NodeId v = 0; v < net.num_vertices(); ++v)
-    nodes.push_back(json::Ordered::object({{"id", v}, {"kind", kind_name(net.kind(v))}}));
+    nodes.push_back(json::Ordered::object({{"id", id(v)}, {"kind", kind_name(net.kind(v))}}));
   for (LinkId l = 0; l < net.num_links(); ++l)
-    links.push_back(json::Ordered::object({{"source", net.link_src(l)}, {"target", net.link_dst(l)},
+    links.push_back(json::Ordered::object({{"source", id(net.link_src(l))}, {"target", id(net.link_dst(l))},
                                           {"capacity", net.capacity(l)}, {"name", net.link_name(l)}}));
   json::Ordered graph = json::Ordered::object();
+  if (net.hosts_named()) graph["hosts"] = true;
   if (const TorusShape* t = net.torus()) {
     std::vector<bool> wrap;
     for (int d = 0; d < t->dims(); ++d) wrap.push_back(t->wraps(d));
@@ -233,8 +254,8 @@ std::string network_to_graph_json(const Network& net, const RoutingModel* routin
     for (NodeId v = 0; v < net.num_vertices(); ++v) {
       if (next[v].empty()) continue;
       json::Ordered row = json::Ordered::object();
-      for (const auto& [t, l] : next[v]) row[std::to_string(t)] = net.link_name(l);
-      table[std::to_string(v)] = std::move(row);
+      for (const auto& [t, l] : next[v]) row[key(t)] = net.link_name(l);
+      table[key(v)] = std::move(row);
     }
     doc["routing"] = json::Ordered::object({{"table", std::move(table)}});
   } else {

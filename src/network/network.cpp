@@ -1,5 +1,6 @@
 #include "optiq/core/network.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <deque>
@@ -186,6 +187,19 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
       throw Error("link " + std::to_string(l) + ": the name '" + link_names_[l] + "' is taken by link " +
                   std::to_string(named[link_names_[l]]));
   }
+  if (b.hosts_named_) {
+    std::vector<std::pair<std::string, NodeId>> index;
+    for (NodeId v : endpoints_) {
+      if (vertex_names_[v].empty()) throw Error("endpoint " + std::to_string(v) + " has no host name");
+      index.push_back({vertex_names_[v], v});
+    }
+    std::sort(index.begin(), index.end());
+    for (std::size_t i = 1; i < index.size(); ++i)
+      if (index[i].first == index[i - 1].first)
+        throw Error("host name '" + index[i].first + "' names endpoints " + std::to_string(index[i - 1].second) +
+                    " and " + std::to_string(index[i].second));
+    host_index_ = std::make_shared<const std::vector<std::pair<std::string, NodeId>>>(std::move(index));
+  }
   Fingerprint f;
   const std::uint64_t n = kinds_.size(), m = src_.size();
   f.add(&n, sizeof n);
@@ -202,6 +216,24 @@ Network::Network(Builder&& b, std::string spec, std::string default_routing)
     }
   }
   digest_ = f.hex();
+}
+
+NodeId Network::endpoint_named(const std::string& host) const {
+  if (!host_index_) return -1;
+  const auto it = std::lower_bound(host_index_->begin(), host_index_->end(), std::make_pair(host, NodeId{-1}));
+  return it != host_index_->end() && it->first == host ? it->second : -1;
+}
+
+Network Network::with_forwarders(const std::vector<NodeId>& endpoints) const {
+  auto mask = std::make_shared<std::vector<char>>(kinds_.size(), 0);
+  for (NodeId v : endpoints) {
+    if (!contains(v) || kinds_[v] != VertexKind::Endpoint)
+      throw Error("forwarders: vertex " + std::to_string(v) + " is not an endpoint of " + spec_);
+    (*mask)[v] = 1;
+  }
+  Network copy = *this;
+  copy.forwarders_ = std::move(mask);
+  return copy;
 }
 
 std::string Network::link_name(LinkId l) const {

@@ -29,6 +29,10 @@ const Table<optiq_options>& runtime_table() {
              &O::direct_threshold_bytes, "direct_threshold_bytes"),
         bind(integer("ranks-per-node", "1", 1, 4096, "rank r runs on node r / ranks-per-node"), &O::ranks_per_node,
              "ranks_per_node"),
+        bind(choice("rank-placement", "auto", {"auto", "block", "hosts"},
+                    "where ranks run: block (rank r on endpoint r / ranks-per-node), hosts (on the endpoint "
+                    "its host name names), auto (hosts where the network names its hosts)"),
+             &O::rank_placement, "rank_placement"),
         bind(flag("plan-cache", true, "reuse the schedule of a pattern seen before"), &O::plan_cache, "plan_cache"),
         bind(choice("queue", "forward-first", {"forward-first", "local-first", "round-robin"},
                     "which waiting chunk a rank sends first: those it forwards, its own, or alternately"),

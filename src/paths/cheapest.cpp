@@ -39,7 +39,7 @@ class SourceSearch {
 
  private:
   // Only endpoints forward: an I/O vertex may end a path but not lie inside one.
-  bool may_leave(NodeId src, NodeId v) const { return v == src || net_.kind(v) == VertexKind::Endpoint; }
+  bool may_leave(NodeId src, NodeId v) const { return v == src || net_.may_forward(v); }
   double leave_cost(NodeId src, NodeId v, LinkId l) const {
     return lw_[l] + (nw_.empty() || v == src ? 0.0 : nw_[v]);
   }

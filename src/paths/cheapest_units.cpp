@@ -96,7 +96,7 @@ class UnitSearch {
       closed_[v] = stamp_;
       ++settled;
       if (wanted_[v] == stamp_) --remaining;
-      if (v != src && sh_.topo.kind(v) != VertexKind::Endpoint) continue;  // only endpoints forward
+      if (v != src && !sh_.topo.may_forward(v)) continue;  // only endpoints forward
       const Key gv = nv.g;
       for (int i = sh_.g.out_begin(v); i < sh_.g.out_end(v); ++i) {
         const NodeId w = sh_.g.head_at(i);

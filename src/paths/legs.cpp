@@ -29,7 +29,9 @@ bool links_are_legs(const Network& net, const RoutingModel& routing) {
 }
 
 Legs::Legs(const Network& net, const RoutingModel& routing, bool overlay) : net_(net), routing_(routing) {
-  direct_ = !overlay && links_are_legs(net, routing);
+  // Where only some endpoints forward, a route still passes the others in hardware, which a
+  // chain of one-link legs cannot say: such a network is searched on the overlay, whatever it is.
+  direct_ = !overlay && !net.forwarding_restricted() && links_are_legs(net, routing);
   if (direct_) return;
   const int n = net_.num_vertices();
   terminal_of_.assign(n, -1);

@@ -17,7 +17,7 @@ SpurSearch::SpurSearch(const Network& net)
       dead_(net.num_vertices(), 0),
       g_(net.num_vertices(), 0) {
   for (NodeId v = 0; v < net.num_vertices(); ++v)
-    if (net.kind(v) != VertexKind::Endpoint) has_non_endpoints_ = true;
+    if (!net.may_forward(v)) has_non_endpoints_ = true;  // switches, I/O vertices, endpoints of other jobs
   if (!torus_) return;  // no distance hint: the search is breadth-first
   const int n = torus_->dims();
   for (int d = 0; d < n; ++d)

@@ -34,13 +34,13 @@ class SpurSearch {
   bool closed_at(NodeId node, int g) const { return closed_[node] == epoch_ && g_[node] == g; }
   // Only endpoints forward: an I/O vertex may end a path but not lie inside one.
   bool may_pass(NodeId v, NodeId end) const {
-    return !has_non_endpoints_ || v == end || net_.kind(v) == VertexKind::Endpoint;
+    return !has_non_endpoints_ || v == end || net_.may_forward(v);
   }
 
   const Network& net_;
   const TorusShape* torus_;
   const TorusShape* part_;  // a torus beside other vertices: distances from Network::hop_distance
-  bool has_non_endpoints_ = false;  // some vertex is not an endpoint
+  bool has_non_endpoints_ = false;  // some vertex may not forward
   graph::Csr back_;  // links reversed: the backward search's in-links
   std::uint32_t epoch_ = 0;
   std::vector<std::uint32_t> banned_, seen_, closed_, dead_;

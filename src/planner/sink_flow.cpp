@@ -29,7 +29,7 @@ struct Usable {
   bool operator()(LinkId l) const {
     const NodeId from = net.link_src(l), to = net.link_dst(l);
     if (from == sink || net.kind(from) == VertexKind::Switch) return false;
-    return to == sink || net.kind(to) == VertexKind::Endpoint;
+    return to == sink || net.may_forward(to);
   }
 };
 

@@ -9,7 +9,10 @@
 // - direct: no switches, and every link is the default route between its two ends (a torus
 //   and its I/O side, any switchless graph under `shortest`). A chain of one-link legs is any
 //   walk, so the realizable paths are the simple paths whose inner vertices are endpoints, and
-//   the planners search the link graph itself.
+//   the planners search the link graph itself. Where only some endpoints may forward
+//   (Network::with_forwarders) the overlay below is searched instead, since a route passes the
+//   other endpoints in hardware: on a torus this needs a destination-based routing (dor, not
+//   bgq, whose ties depend on the source) and tables that fit.
 // - overlay: anything else. Planners search the complete graph of legs between terminals,
 //   which needs a routing whose choice at a vertex depends on the destination alone. Its arcs
 //   come from the routing's own formula where it has one (RoutingModel::next_link_is_formula:
@@ -39,8 +42,9 @@ class Legs {
   const Network& network() const { return net_; }
   const RoutingModel& routing() const { return routing_; }
   bool direct() const { return direct_; }
-  // Proxies host ranks: endpoints. I/O vertices and switches never copy bytes onward.
-  bool can_proxy(NodeId v) const { return net_.kind(v) == VertexKind::Endpoint; }
+  // Proxies host ranks: endpoints, and of them only those that may forward (a job's own on a
+  // shared machine). I/O vertices and switches never copy bytes onward.
+  bool can_proxy(NodeId v) const { return net_.may_forward(v); }
 
   // --- the overlay (not direct) -----------------------------------------------------------
   // Terminals in ascending vertex id, and the index of a vertex among them (-1 for a switch).

@@ -108,6 +108,10 @@ class Network {
     // shape's vertex and link counts, hosts as endpoints and the rest switches).
     void set_fat_tree_hint(std::shared_ptr<const FatTreeShape> shape) { fat_tree_ = std::move(shape); }
     void set_dragonfly_hint(std::shared_ptr<const DragonflyShape> shape) { dragonfly_ = std::move(shape); }
+    // The endpoints' names are the host names ranks run on (imported networks, graph files that
+    // say so): build then requires every endpoint named, uniquely, and the runtime may place
+    // ranks by their host names.
+    void set_hosts_named() { hosts_named_ = true; }
     // Throws optiq::Error naming the first defect: an empty network, a link to a vertex that
     // does not exist, a self loop, a bad capacity, a repeated name, limits exceeded.
     Network build(std::string spec, std::string default_routing) &&;
@@ -123,6 +127,7 @@ class Network {
     std::shared_ptr<const FatTreeShape> fat_tree_;
     std::shared_ptr<const DragonflyShape> dragonfly_;
     std::vector<std::vector<std::pair<NodeId, LinkId>>> table_;
+    bool hosts_named_ = false;
   };
 
   int num_vertices() const { return static_cast<int>(kinds_.size()); }
@@ -131,6 +136,20 @@ class Network {
   const std::string& vertex_name(NodeId v) const { return vertex_names_[v]; }
   // Vertices that host application ranks (kind Endpoint), ascending: rank placement uses them.
   const std::vector<NodeId>& endpoints() const { return endpoints_; }
+  // Whether endpoint names are host names (Builder::set_hosts_named), and the endpoint a host
+  // name names (-1 when none does, or when the network does not name its hosts).
+  bool hosts_named() const { return static_cast<bool>(host_index_); }
+  NodeId endpoint_named(const std::string& host) const;
+  // Which endpoints may forward in software: all of them, unless with_forwarders restricted
+  // them to a job's own (the rest of a shared machine carries other people's traffic).
+  bool may_forward(NodeId v) const {
+    return kinds_[v] == VertexKind::Endpoint && (!forwarders_ || (*forwarders_)[v]);
+  }
+  bool forwarding_restricted() const { return static_cast<bool>(forwarders_); }
+  // The same network where only `endpoints` forward: what a job planned inside its own
+  // allocation sees. Throws optiq::Error when one of them is not an endpoint. The digest is
+  // the same (the wiring is), and a plan for the restricted network is one for the whole.
+  Network with_forwarders(const std::vector<NodeId>& endpoints) const;
   // Vertices paths may start and end at (Endpoint and Io): everything but switches. Only
   // endpoints forward in software (Legs::can_proxy); the relaying charge falls on the
   // terminals a path passes, never on switches.
@@ -198,6 +217,8 @@ class Network {
   std::shared_ptr<const FatTreeShape> fat_tree_;
   std::shared_ptr<const DragonflyShape> dragonfly_;
   std::shared_ptr<const std::vector<std::vector<std::pair<NodeId, LinkId>>>> table_;
+  std::shared_ptr<const std::vector<std::pair<std::string, NodeId>>> host_index_;  // sorted by name
+  std::shared_ptr<const std::vector<char>> forwarders_;  // per vertex; null: every endpoint
 };
 
 // A torus or mesh: one endpoint per node, and per node and dimension a + and a - link where

@@ -20,6 +20,7 @@ struct optiq_context {
   std::shared_ptr<const optiq::Network> topo;  // shared with the process's other contexts on it
   std::unique_ptr<optiq::RoutingModel> routing;
   std::unique_ptr<optiq::RankMap> placement;
+  std::shared_ptr<const optiq::Network> job_topo;  // topo, where only the job's endpoints forward
   optiq::rt::PlanningSetup setup;
   bool use_cache = true;
   optiq::rt::EngineOptions engine;

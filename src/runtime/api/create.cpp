@@ -5,6 +5,7 @@
 
 #include "runtime/engine/cpu_costs.hpp"
 #include "runtime/api/context.hpp"
+#include "runtime/api/host_placement.hpp"
 #include "runtime/api/shared_network.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/options.hpp"
@@ -29,9 +30,6 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   try {
     ctx->topo = rt::shared_network(topology);
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
-    std::vector<NodeId> map;
-    if (o.rank_to_node) map.assign(o.rank_to_node, o.rank_to_node + size);
-    ctx->placement = std::make_unique<RankMap>(*ctx->topo, size, o.ranks_per_node, map);
   } catch (const Error& e) {
     throw Failure(OPTIQ_ERR_TOPOLOGY, e.what());
   }
@@ -52,9 +50,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
     }
   }
   rt::PlanningSetup& s = ctx->setup;
-  s.topo = ctx->topo.get();
   s.routing = ctx->routing.get();
-  s.placement = ctx->placement.get();
   s.planner = planner;
   s.paths_per_job = o.paths_per_job;
   s.direct_threshold = o.direct_threshold_bytes;
@@ -67,6 +63,25 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   ctx->engine.dispatch = static_cast<rt::Dispatch>(o.dispatch);
   ctx->engine.max_inflight = o.max_inflight;
   ctx->stats.budget_bytes = o.forward_budget_bytes;
+}
+
+// Collective, after the topology and options were agreed, so that every rank decides alike:
+// where each rank runs, and the network its plans see (only the job's endpoints forward).
+void place_ranks(optiq_context* ctx, const optiq_options& o, const rt::Comms& c) {
+  std::vector<NodeId> map;
+  if (o.rank_to_node)
+    map.assign(o.rank_to_node, o.rank_to_node + c.size);
+  else if (o.rank_placement == OPTIQ_PLACEMENT_HOSTS ||
+           (o.rank_placement == OPTIQ_PLACEMENT_AUTO && ctx->topo->hosts_named()))
+    map = rt::nodes_by_host(c, *ctx->topo);
+  try {
+    ctx->placement = std::make_unique<RankMap>(*ctx->topo, c.size, o.ranks_per_node, map);
+  } catch (const Error& e) {
+    throw Failure(OPTIQ_ERR_TOPOLOGY, e.what());
+  }
+  ctx->job_topo = rt::job_network(ctx->topo, *ctx->placement);
+  ctx->setup.topo = ctx->job_topo.get();
+  ctx->setup.placement = ctx->placement.get();
 }
 
 void free_comms(rt::Comms& c) {
@@ -112,6 +127,7 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
   const int status = rt::guarded(ctx, [&] {
     rt::agree_status(c, local.code, local.message);
     rt::agree_same(c, arguments_of(topology, o, size), "a topology or options");
+    place_ranks(ctx, o, c);
     int* tag_ub = nullptr;
     int flag = 0;
     MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
