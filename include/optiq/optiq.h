@@ -116,6 +116,11 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void *sendbuf, const MPI
                   const MPI_Aint rdispls[]);
 
 int optiq_get_stats(optiq_t ctx, optiq_stats *stats);
+/* Local. Whether optiq_create on `topology` with `options` (NULL: the defaults) and no
+ * rank_to_node places ranks by host name (1) or by block (0); a negative status when the
+ * topology cannot be read. Wrappers that otherwise pass their own block map (the interposer,
+ * for sub-communicators) ask this first. */
+int optiq_places_by_host(const char *topology, const optiq_options *options);
 
 /* Reads a byte size as optiq's tools write them: "65536", "64KiB", "1MiB", "1.5GB" (binary
  * Ki/Mi/Gi/Ti, decimal k/K/M/G/T, optional B). OPTIQ_ERR_ARG for anything else. */

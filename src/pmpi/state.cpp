@@ -112,12 +112,15 @@ CommRecord* create(MPI_Comm comm) {
   auto* rec = new CommRecord;
   rec->comm = comm;
   PMPI_Comm_rank(comm, &rec->rank);
-  const std::vector<int> nodes = nodes_of(comm, cfg.options.ranks_per_node);
-  if (nodes.empty()) {
+  // By host name, optiq_create finds every rank's endpoint itself; by block, the block is of
+  // MPI_COMM_WORLD's ranks, which a sub-communicator's own numbering does not give.
+  const bool hosts = optiq_places_by_host(cfg.topology.c_str(), &cfg.options) == 1;
+  const std::vector<int> nodes = hosts ? std::vector<int>() : nodes_of(comm, cfg.options.ranks_per_node);
+  if (!hosts && nodes.empty()) {
     rec->why = "the communicator has ranks outside MPI_COMM_WORLD";
   } else {
     optiq_options o = cfg.options;
-    o.rank_to_node = nodes.data();
+    o.rank_to_node = hosts ? nullptr : nodes.data();
     if (o.transport == OPTIQ_TRANSPORT_RMA && rma_unsafe_on(comm)) o.transport = OPTIQ_TRANSPORT_P2P;
     InsideOptiq in;
     const int status = optiq_create(comm, cfg.topology.c_str(), &o, &rec->ctx);
@@ -240,8 +243,9 @@ void print_summary() {
                sum[0] + sum[1] + sum[2] + sum[3], passed_total, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
                sum[7], sum[8], sum[9]);
   if (cfg.enabled)
-    std::fprintf(stderr, "optiq: settings topology=%s planner=%s transport=%s ranks_per_node=%d\n",
+    std::fprintf(stderr, "optiq: settings topology=%s planner=%s transport=%s placement=%s ranks_per_node=%d\n",
                  cfg.topology.c_str(), cfg.options.planner, cfg.options.transport == OPTIQ_TRANSPORT_RMA ? "rma" : "p2p",
+                 optiq_places_by_host(cfg.topology.c_str(), &cfg.options) == 1 ? "hosts" : "block",
                  cfg.options.ranks_per_node);
   for (const auto& [why, calls] : passed) std::fprintf(stderr, "optiq: passed %llu %s\n", calls, why.c_str());
 }

@@ -97,7 +97,10 @@ class OptiqZone final : public simgrid::kernel::routing::NetZoneImpl {
       links_.push_back(zone->create_link(net_.link_name(l), net_.capacity(l))->set_latency(d.latency)->seal());
     for (optiq::NodeId v = 0; v < net_.num_vertices(); ++v) {
       if (net_.kind(v) == optiq::VertexKind::Switch) continue;
-      sg4::Host* host = zone->create_host("node-" + std::to_string(v), 1e9);
+      // A network that names its hosts keeps their names, so the runtime finds each simulated
+      // rank's endpoint by MPI_Get_processor_name as on the real machine.
+      const bool named = net_.hosts_named() && net_.kind(v) == optiq::VertexKind::Endpoint;
+      sg4::Host* host = zone->create_host(named ? net_.vertex_name(v) : "node-" + std::to_string(v), 1e9);
       if (net_.kind(v) == optiq::VertexKind::Io && std::isfinite(d.disk_bandwidth)) {
         // SMPI's MPI-IO refuses a write to a full disk: the size is far beyond any run's bytes.
         host->create_disk("disk", d.disk_bandwidth, d.disk_bandwidth)

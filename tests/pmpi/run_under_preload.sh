@@ -2,14 +2,16 @@
 # Runs an MPI program under liboptiq_pmpi.so and checks optiq's summary (OPTIQ_VERBOSE=1).
 #
 #   run_under_preload.sh --lib liboptiq_pmpi.so --np 8 [--planner mcf] [--transport p2p]
-#                        [--topology SPEC] [--expect "alltoallv=8 passed=4 ..."] -- PROGRAM ARGS...
+#                        [--topology SPEC] [--expect "alltoallv=8 passed=4 ..."] [--expect-line REGEX]
+#                        -- PROGRAM ARGS...
 #
 # The topology defaults to a 2-ary torus with one node per rank (torus:2x2x2 for 8 ranks).
 # --expect names counters of the summary line ("optiq: summary taken=... passed=...") that must
-# have exactly these values; without it, at least one call must have been taken. The program's
+# have exactly these values; without it, at least one call must have been taken. --expect-line:
+# some line optiq writes (grep -E) must match, e.g. the reason calls were passed. The program's
 # own exit status must be 0. Exit status 1 with one line on failure.
 set -euo pipefail
-lib= np= planner=mcf transport=p2p topology= expect=
+lib= np= planner=mcf transport=p2p topology= expect= expect_line=
 while [ $# -gt 0 ]; do
   case "$1" in
     --lib) lib=$2; shift 2 ;;
@@ -18,6 +20,7 @@ while [ $# -gt 0 ]; do
     --transport) transport=$2; shift 2 ;;
     --topology) topology=$2; shift 2 ;;
     --expect) expect=$2; shift 2 ;;
+    --expect-line) expect_line=$2; shift 2 ;;
     --) shift; break ;;
     *) echo "run_under_preload.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -48,4 +51,7 @@ for pair in $expect; do
   got=$(sed -n "s/.* $key=\([0-9]*\).*/\1/p" <<<"$summary")
   [ "$got" = "$want" ] || { echo "FAILED ($where): $key=$got, expected $want"; exit 1; }
 done
+if [ -n "$expect_line" ] && ! grep '^optiq:' "$err" | grep -Eq -- "$expect_line"; then
+  echo "FAILED ($where): no line of optiq's matches '$expect_line'"; exit 1
+fi
 echo "passed ($where): $summary"

@@ -17,7 +17,8 @@ exactly as SimGrid does.
 Any other network (a graph file, BG/Q with its I/O side) becomes a platform library:
 ``NAME.so``, a copy of optiq's ``liboptiq-platform.so`` (src/simulation/platform_library.cpp),
 which smpirun loads as ``-platform NAME.so``, and ``NAME.net`` beside it, the network's spec,
-digest and link capacities. It builds one host ``node-<v>`` per vertex that is not a switch, one
+digest and link capacities. It builds one host ``node-<v>`` per vertex that is not a switch (an
+endpoint of a network that names its hosts, such as an imported one, keeps its name), one
 SimGrid link per directed link (named as in the network, its own capacity, shared by the flows
 that cross it), and computes each route SimGrid asks for with the network's own routing model:
 SimGrid routes exactly as the model, by construction, and memory grows with the links, not with
@@ -226,8 +227,13 @@ def _description(network: _core.Network, latency: float, disk_bandwidth: float) 
 
 
 def host_namer(network: _core.Network):
-    """The function from a vertex to the name of its host on the network's platform."""
-    return Layout.of(network).host if network.torus is not None else (lambda v: f"{HOST_PREFIX}{v}")
+    """The function from a vertex to the name of its host on the network's platform: an endpoint
+    of a network that names its hosts (an imported one) by its own name."""
+    if network.torus is not None:
+        return Layout.of(network).host
+    if network.hosts_named:
+        return lambda v: network.vertex_name(v) if network.kind(v) == "endpoint" else f"{HOST_PREFIX}{v}"
+    return lambda v: f"{HOST_PREFIX}{v}"
 
 
 def hostfile_text(network: _core.Network, ranks_per_node: int = 1) -> str:

@@ -65,14 +65,17 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   ctx->stats.budget_bytes = o.forward_budget_bytes;
 }
 
+bool by_host(const optiq_options& o, const Network& net) {
+  return o.rank_placement == OPTIQ_PLACEMENT_HOSTS || (o.rank_placement == OPTIQ_PLACEMENT_AUTO && net.hosts_named());
+}
+
 // Collective, after the topology and options were agreed, so that every rank decides alike:
 // where each rank runs, and the network its plans see (only the job's endpoints forward).
 void place_ranks(optiq_context* ctx, const optiq_options& o, const rt::Comms& c) {
   std::vector<NodeId> map;
   if (o.rank_to_node)
     map.assign(o.rank_to_node, o.rank_to_node + c.size);
-  else if (o.rank_placement == OPTIQ_PLACEMENT_HOSTS ||
-           (o.rank_placement == OPTIQ_PLACEMENT_AUTO && ctx->topo->hosts_named()))
+  else if (by_host(o, *ctx->topo))
     map = rt::nodes_by_host(c, *ctx->topo);
   try {
     ctx->placement = std::make_unique<RankMap>(*ctx->topo, c.size, o.ranks_per_node, map);
@@ -154,6 +157,18 @@ int optiq_destroy(optiq_t* handle) {
   delete ctx;
   *handle = nullptr;
   return OPTIQ_SUCCESS;
+}
+
+int optiq_places_by_host(const char* topology, const optiq_options* options) {
+  if (!topology) return OPTIQ_ERR_ARG;
+  optiq_options o;
+  optiq_options_init(&o);
+  if (options) o = *options;
+  try {
+    return by_host(o, *rt::shared_network(topology)) ? 1 : 0;
+  } catch (...) {
+    return OPTIQ_ERR_TOPOLOGY;
+  }
 }
 
 const char* optiq_error_string(optiq_t ctx) { return ctx ? ctx->error.c_str() : "no context"; }
