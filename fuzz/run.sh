@@ -4,13 +4,13 @@
 # build/fuzz/corpus/NAME. Exit status 1 when a harness crashed or broke an invariant; the
 # input that did it is in build/fuzz/artifacts/. See fuzz/README.md.
 #
-#   fuzz/run.sh [SECONDS] [NAME...]     NAME: bytes, topology, requests, plan, graph (default: all)
+#   fuzz/run.sh [SECONDS] [NAME...]     NAME: bytes, topology, requests, plan, graph, import (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-10}
 [ $# -gt 0 ] && shift
 names=("$@")
-[ ${#names[@]} -gt 0 ] || names=(bytes topology requests plan graph)
+[ ${#names[@]} -gt 0 ] || names=(bytes topology requests plan graph import)
 
 command -v clang++ >/dev/null || { echo "fuzz: clang++ not found (apt-get install clang libfuzzer-14-dev)" >&2; exit 2; }
 cmake -S fuzz -B build/fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

@@ -5,6 +5,7 @@
 #include "optiq/core/dragonfly.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/fat_tree.hpp"
+#include "optiq/core/import.hpp"
 #include "optiq/core/network.hpp"
 
 namespace optiq {
@@ -69,12 +70,29 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
   const size_t colon = spec.find(':');
   if (colon == std::string::npos)
     throw Error("unknown topology '" + spec + "' (expected bgq:AxBxCxDxE[+io], mira:N[+io], torus:AxB.., mesh:AxB.., "
-                "fattree:L;m..;w..;p.., dragonfly:G,b;C,b;B,b;N, graph:FILE)");
+                "fattree:L;m..;w..;p.., dragonfly:G,b;C,b;B,b;N, graph:FILE, slurm:FILE, ibnetdiscover:FILE, "
+                "slingshot:FILE[;key=value..])");
   const std::string kind = spec.substr(0, colon);
   std::string shape = spec.substr(colon + 1);
   if (kind == "graph") {
     if (shape.empty()) throw Error("graph: needs a file, e.g. graph:machine.json");
     return read_graph_network(shape);
+  }
+  // A site's own description of its machine (include/optiq/core/import.hpp).
+  if (kind == "slurm") {
+    if (shape.empty()) throw Error("slurm: needs a file, e.g. slurm:/etc/slurm/topology.conf");
+    return read_slurm_topology(shape, link_bandwidth);
+  }
+  if (kind == "ibnetdiscover") {
+    if (shape.empty())
+      throw Error("ibnetdiscover: needs a file, e.g. ibnetdiscover:fabric.txt (ibnetdiscover > fabric.txt)");
+    return read_ibnetdiscover(shape);
+  }
+  if (kind == "slingshot") {  // the file, then options after the first ';'
+    const std::size_t semicolon = shape.find(';');
+    const std::string file = shape.substr(0, semicolon);
+    if (file.empty()) throw Error("slingshot: needs a file, e.g. slingshot:hosts.txt;routers=16");
+    return read_slingshot(file, semicolon == std::string::npos ? "" : shape.substr(semicolon + 1), link_bandwidth);
   }
   // SimGrid's own topo_parameters; the spec recorded is the canonical form (no blanks).
   if (kind == "fattree") {
@@ -126,7 +144,8 @@ Network parse_network(const std::string& spec, double link_bandwidth) {
       canon[i].suffix = wrap[i] == (kind == "torus") ? 0 : (wrap[i] ? 't' : 'm');
     return make_torus_network(sizes, wrap, link_bandwidth, kind + ":" + shape_string(canon, true), "dor");
   }
-  throw Error("unknown topology kind '" + kind + "' in '" + spec + "' (known: bgq, mira, torus, mesh, fattree, dragonfly, graph)");
+  throw Error("unknown topology kind '" + kind + "' in '" + spec +
+              "' (known: bgq, mira, torus, mesh, fattree, dragonfly, graph, slurm, ibnetdiscover, slingshot)");
 }
 
 }  // namespace optiq

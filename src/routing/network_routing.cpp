@@ -11,7 +11,9 @@ namespace {
 
 class ShortestRouting final : public RoutingModel {
  public:
-  explicit ShortestRouting(const Network& net) : net_(net), back_(net.graph().reversed()) {}
+  explicit ShortestRouting(const Network& net) : net_(net), back_(net.graph().reversed()) {
+    for (NodeId v = 0; v < net.num_vertices() && !switched_; ++v) switched_ = net.kind(v) == VertexKind::Switch;
+  }
   std::string name() const override { return "shortest"; }
 
   const Network& network() const override { return net_; }
@@ -47,25 +49,31 @@ class ShortestRouting final : public RoutingModel {
 
  private:
   // Hops to dst from every vertex, by breadth-first search along reversed links, stopping once
-  // `until` is reached (-1: never).
+  // `until` is reached (-1: never). Where there are switches, hosts do not forward in hardware:
+  // a route passes switches only (a host cabled to two switches is no shortcut between them).
   std::vector<int> hops_to(NodeId dst, NodeId until) const {
     std::vector<int> dist(net_.num_vertices(), -1);
     std::vector<NodeId> open{dst};
     dist[dst] = 0;
-    for (std::size_t i = 0; i < open.size() && (until < 0 || dist[until] < 0); ++i)
+    for (std::size_t i = 0; i < open.size() && (until < 0 || dist[until] < 0); ++i) {
+      if (switched_ && open[i] != dst && !transit(open[i])) continue;
       for (int k = back_.out_begin(open[i]); k < back_.out_end(open[i]); ++k)
         if (dist[back_.head_at(k)] < 0) dist[back_.head_at(k)] = dist[open[i]] + 1, open.push_back(back_.head_at(k));
+    }
     return dist;
   }
-  // The first link out of v (links in ascending id) that is a hop closer: the tie rule.
-  static int closer(const graph::Csr& g, const std::vector<int>& dist, NodeId v) {
+  // The first link out of v (links in ascending id) that is a hop closer through a vertex that
+  // forwards in hardware (or is the destination, at distance 0): the tie rule.
+  int closer(const graph::Csr& g, const std::vector<int>& dist, NodeId v) const {
     int k = g.out_begin(v);
-    while (dist[g.head_at(k)] != dist[v] - 1) ++k;
+    while (dist[g.head_at(k)] != dist[v] - 1 || (switched_ && dist[g.head_at(k)] > 0 && !transit(g.head_at(k)))) ++k;
     return k;
   }
+  bool transit(NodeId v) const { return net_.kind(v) == VertexKind::Switch; }
 
   const Network& net_;
   graph::Csr back_;
+  bool switched_ = false;
 };
 
 class TableRouting final : public RoutingModel {

@@ -257,7 +257,9 @@ std::string network_to_graph_json(const Network& net, const RoutingModel* routin
 // Parses `bgq:AxBxCxDxE`, `mira:512|1024|2048|4096|49152` (either with `+io` for the I/O
 // side), `torus:8x8x8`, `mesh:4x4`, `fattree:L;m_1,..,m_L;w_1,..,w_L;p_1,..,p_L`,
 // `dragonfly:G,nblue;C,nblack;B,ngreen;N` (SimGrid's topo_parameters of its FAT_TREE and
-// DRAGONFLY clusters) and `graph:FILE`. In torus/mesh specs a dimension may carry a suffix `t`
+// DRAGONFLY clusters), `graph:FILE`, and a site's own description: `slurm:FILE` (topology.conf
+// or topology.yaml), `ibnetdiscover:FILE`, `slingshot:FILE[;key=value..]` (core/import.hpp).
+// In torus/mesh specs a dimension may carry a suffix `t`
 // (ring) or `m` (line) to mix the two, e.g. `torus:8x8x4m`. Throws optiq::Error naming the
 // offending text.
 Network parse_network(const std::string& spec, double link_bandwidth = kBgqLinkBandwidth);
