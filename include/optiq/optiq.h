@@ -62,6 +62,7 @@ typedef struct optiq_stats {
   unsigned long long early_starts;      /* cache hits whose bytes began to move before the ranks had agreed
                                            (this rank's part repeated the last call's and is direct) */
   unsigned long long early_starts_withdrawn; /* early starts the agreement undid (a peer's part changed) */
+  int node;                             /* the network vertex this rank runs on (placement: rank_placement) */
 } optiq_stats;
 
 /* Collective over comm. topology: a spec such as "torus:4x4x4", "bgq:2x2x2x2x2", "mira:512".

@@ -29,14 +29,19 @@ class Workload:
         return self._legs
 
 
+# Every form parse_network reads, for every command that takes a network.
+TOPOLOGY_HELP = ("bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4, "
+                 "fattree:L;m..;w..;p.. or dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters, e.g. "
+                 "'fattree:2;4,4;1,2;1,2', 'dragonfly:3,1;2,1;3,1;2'; quote the ';'), "
+                 "graph:FILE (networkx node-link JSON, docs/graph-format.md), or a machine's own description: "
+                 "slurm:topology.conf|topology.yaml, ibnetdiscover:FILE, slingshot:HOSTS[;key=value..] "
+                 "(docs/your-machine.md); a t/m suffix on a dimension mixes ring and line, e.g. torus:8x8x4m")
+
+
 def add_network_arguments(parser: argparse.ArgumentParser) -> None:
     g = parser.add_argument_group("network")
     g.add_argument("--topology", default="mira:1024", metavar="SPEC",
-                   help="bgq:AxBxCxDxE, mira:512|1024|2048|4096|49152, torus:8x8x8, mesh:4x4, "
-                        "fattree:L;m..;w..;p.. or dragonfly:G,b;C,b;B,b;N (SimGrid's topo_parameters, e.g. "
-                        "'fattree:2;4,4;1,2;1,2', 'dragonfly:3,1;2,1;3,1;2'; quote the ';'), or "
-                        "graph:FILE (networkx node-link JSON, docs/graph-format.md); a t/m suffix on a "
-                        "dimension mixes ring and line, e.g. torus:8x8x4m (default: %(default)s)")
+                   help=TOPOLOGY_HELP + " (default: %(default)s)")
     g.add_argument("--routing", default=None, choices=_core.routing_names(),
                    help="default routing model to compare with (default: the network's own: bgq for "
                         "bgq/mira, dor for torus/mesh, dmodk for fattree, minimal for dragonfly (SimGrid's "

@@ -10,6 +10,8 @@ namespace optiq::driver {
 
 namespace {
 
+constexpr int kListedRanks = 4096;  // rank_nodes lists the placement of jobs up to this size
+
 json::Ordered seconds_json(std::vector<double> t) {
   if (t.empty()) return nullptr;
   std::sort(t.begin(), t.end());
@@ -63,6 +65,9 @@ int report(const Args& args, const optiq_options& o, const Workload& w, const Ti
                            lent = most(st.slot_bytes_lent);
   double plan_seconds = 0;
   MPI_Allreduce(&st.plan_seconds, &plan_seconds, 1, MPI_DOUBLE, MPI_MAX, job_comm);
+  // Where each rank was placed (by host name or by block), for jobs small enough to list.
+  std::vector<int> nodes(size <= kListedRanks && rank == 0 ? size : 0);
+  if (size <= kListedRanks) MPI_Gather(&st.node, 1, MPI_INT, nodes.data(), 1, MPI_INT, 0, job_comm);
   if (rank == 0) {
     json::Ordered doc = settings(args, o, size);
     doc["bytes"] = w.total_bytes;
@@ -82,6 +87,7 @@ int report(const Args& args, const optiq_options& o, const Workload& w, const Ti
     doc["forwarded_bytes"] = forwarded;
     doc["forwarded_chunks"] = chunks;
     doc["off_plan_bytes"] = off_plan;
+    if (!nodes.empty()) doc["rank_nodes"] = nodes;
     doc["held_bytes_peak"] = held;
     doc["slot_bytes_lent"] = lent;
     doc["plans_made"] = st.plans_made;

@@ -82,6 +82,7 @@ void place_ranks(optiq_context* ctx, const optiq_options& o, const rt::Comms& c)
   } catch (const Error& e) {
     throw Failure(OPTIQ_ERR_TOPOLOGY, e.what());
   }
+  ctx->stats.node = ctx->placement->node_of(c.rank);
   ctx->job_topo = rt::job_network(ctx->topo, *ctx->placement);
   ctx->setup.topo = ctx->job_topo.get();
   ctx->setup.placement = ctx->placement.get();

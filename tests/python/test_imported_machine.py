@@ -1,0 +1,80 @@
+"""A machine imported from its Slurm topology.conf, end to end: the CLI imports and summarises
+it, and SimGrid simulates a job on a scattered part of it. The simulated hosts carry the file's
+host names, the runtime places every rank by MPI_Get_processor_name, and its plans relay only
+through the job's hosts (no byte turns off plan, yet bytes are relayed)."""
+
+import json
+
+import pytest
+
+from optiq import _core
+from optiq.simulation import platform as plat
+from optiq.simulation import smpi
+
+# Three leaves of four hosts, a top switch for every two leaves (Slurm lets a switch have
+# several parents) and a root: between two leaves the default route crosses their common top,
+# and a relay on the third leaf reaches the other two tops.
+CONF = """# a small site
+SwitchName=leaf1 Nodes=n[01-04]
+SwitchName=leaf2 Nodes=n[05-08]
+switchname=leaf3 nodes=n[09-12]   # keys in any case
+SwitchName=top12 Switches=leaf[1-2]
+SwitchName=top23 Switches=leaf[2-3]
+SwitchName=top13 Switches=leaf1,leaf3
+SwitchName=root Switches=top[12,23,13]
+"""
+JOB_HOSTS = ["n06", "n02", "n09", "n05", "n01", "n07", "n03"]  # scattered, in the launcher's order
+
+
+@pytest.fixture
+def conf(tmp_path):
+    path = tmp_path / "topology.conf"
+    path.write_text(CONF)
+    return path
+
+
+def test_import_writes_a_graph_file_named_by_hosts(optiq_cli, conf, tmp_path):
+    out = tmp_path / "machine.json"
+    optiq_cli("topology", "import", f"slurm:{conf}", "--out", str(out))
+    doc = json.loads(out.read_text())
+    assert doc["graph"]["hosts"] is True
+    ids = {n["id"]: n["kind"] for n in doc["nodes"]}
+    assert [i for i, k in ids.items() if k == "endpoint"] == [f"n{k:02d}" for k in range(1, 13)]
+    assert sorted(i for i, k in ids.items() if k == "switch") == ["leaf1", "leaf2", "leaf3", "root", "top12",
+                                                                   "top13", "top23"]
+    again = _core.parse_network(f"graph:{out}")
+    assert again.digest == _core.parse_network(f"slurm:{conf}").digest
+    assert again.endpoint_named("n07") == 6
+
+
+def test_show_summarises_and_plots(optiq_cli, conf, tmp_path):
+    s = json.loads(optiq_cli("topology", "show", f"slurm:{conf}", "--json", "--plot", str(tmp_path / "t.png")).stdout)
+    assert (s["endpoints"], s["switches"], s["switch_levels"], s["diameter"]) == (12, 7, 3, 4)
+    assert s["links"] == 2 * (12 + 6 + 3)  # host cables, leaf-top cables, top-root cables; each way
+    assert s["hosts_named"] and s["first_hosts"] == ["n01", "n02", "n03"]
+    assert (tmp_path / "t.png").stat().st_size > 0
+    text = optiq_cli("topology", "show", f"slurm:{conf}").stdout
+    assert "12 endpoints, 7 switches, 3 switch levels" in text and "placed by host name" in text
+
+
+def test_a_defect_is_one_line_naming_the_file_and_line(optiq_cli, tmp_path):
+    bad = tmp_path / "bad.conf"
+    bad.write_text(CONF + "SwitchName=spine Switches=leaf9\n")
+    r = optiq_cli("topology", "show", f"slurm:{bad}", check=False)
+    assert r.returncode == 2
+    line = r.stderr.strip()
+    assert "\n" not in line and f"{bad}:9:" in line and "leaf9" in line
+
+
+def test_a_job_on_scattered_hosts_is_placed_by_name_and_relays_only_through_them(conf, tmp_path):
+    net = _core.parse_network(f"slurm:{conf}")
+    platform, _ = plat.write_platform(net, tmp_path / "machine.xml")
+    hosts = tmp_path / "job.hosts"
+    hosts.write_text("".join(f"{h}\n" for h in JOB_HOSTS))
+    r = smpi.run_driver(len(JOB_HOSTS), platform, hosts,
+                        ["--topology", f"slurm:{conf}", "--pattern", "alltoall", "--bytes", "4MiB", "--iterations", "1",
+                         "--warmup", "0", "--planner", "mcf", "--min-gain", "0", "--only", "optiq"], timeout=300)
+    assert r["verified"] is True
+    assert r["rank_nodes"] == [net.endpoint_named(h) for h in JOB_HOSTS]
+    assert r["off_plan_bytes"] == 0
+    assert r["forwarded_bytes"] > 0  # the plan does relay: through n09 to reach top13 and top23
