@@ -24,10 +24,11 @@
  * Bad arguments on any rank (negative nsend or size, a destination outside comm or repeated,
  * NULL arrays or buffers, a NULL result) fail the call on every rank with OPTIQ_ERR_ARG:
  * the failing rank's message says what is wrong, the others' name the failing rank, and no
- * rank keeps any message. Nothing hangs. Only arguments that decide which collective steps
- * run (protocol, options, comm itself) are checked before any communication: a value outside
- * the enums below, a NULL or inter-communicator, or MPI not initialised returns
- * OPTIQ_ERR_ARG at once on the calling rank, so they must be wrong on every rank or on none. */
+ * rank keeps any message. Nothing hangs. The protocol and options must be the same on every
+ * rank: one allreduce agrees on them first, and a difference, or a value outside the enums
+ * below on any rank, fails the call on every rank with OPTIQ_ERR_ARG. Only the communicator
+ * itself is checked before any communication: a NULL or inter-communicator, or MPI not
+ * initialised, returns OPTIQ_ERR_ARG at once on the calling rank. */
 #ifndef OPTIQ_EXCHANGE_H
 #define OPTIQ_EXCHANGE_H
 

@@ -1,5 +1,6 @@
 // The C API: checks what must be checked before any communication, runs the protocol, and
 // turns refusals anywhere into the same status everywhere.
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,9 +42,9 @@ struct Settings {
   int max_neighbors = -1;
 };
 
-// Refusals that cannot be shared with other ranks: without a usable communicator or knowing
-// which collective steps to take, this rank cannot take part at all.
-std::string unusable(MPI_Comm comm, int protocol, const optiq_sx_options* options, Settings& s) {
+// Refusals that cannot be shared with other ranks: without a usable communicator this rank
+// cannot take part at all.
+std::string unusable(MPI_Comm comm) {
   int flag = 0;
   MPI_Initialized(&flag);
   if (!flag) return "MPI is not initialised";
@@ -52,6 +53,11 @@ std::string unusable(MPI_Comm comm, int protocol, const optiq_sx_options* option
   if (comm == MPI_COMM_NULL) return "comm is MPI_COMM_NULL";
   MPI_Comm_test_inter(comm, &flag);
   if (flag) return "comm is an inter-communicator (only intra-communicators are supported)";
+  return "";
+}
+
+// This rank's protocol and options: the steps every rank must agree on.
+std::string bad_arguments(int protocol, const optiq_sx_options* options, Settings& s) {
   if (protocol < OPTIQ_SX_AUTO || protocol > OPTIQ_SX_NBX)
     return "protocol " + std::to_string(protocol) + " is not a protocol";
   s.protocol = static_cast<optiq_sx_protocol>(protocol);
@@ -66,13 +72,34 @@ std::string unusable(MPI_Comm comm, int protocol, const optiq_sx_options* option
   return "";
 }
 
+// The protocol and options must be the same on every rank (docs/errors.md): one allreduce on
+// the control communicator folds every rank's fingerprint of them and its own refusal, so a
+// difference or a refusal anywhere fails the call on every rank before any message moves.
+std::string agree_arguments(const CommState& state, int protocol, const optiq_sx_options* options, Settings& s) {
+  const std::string mine = bad_arguments(protocol, options, s);
+  // FNV-1a over the three values as given, NULL options standing for the defaults.
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (long long x : {static_cast<long long>(protocol),
+                      static_cast<long long>(options ? as_int(options->barrier) : int(OPTIQ_SX_BARRIER_AUTO)),
+                      static_cast<long long>(options ? options->max_neighbors : -1)})
+    for (int b = 0; b < 8; ++b) h = (h ^ ((static_cast<unsigned long long>(x) >> (8 * b)) & 0xff)) * 0x100000001b3ULL;
+  std::uint64_t folded[3] = {h, ~h, mine.empty() ? 0ULL : 1ULL};
+  MPI_Allreduce(MPI_IN_PLACE, folded, 3, MPI_UINT64_T, MPI_MAX, state.control);
+  if (!mine.empty()) return mine;
+  if (folded[2]) return "another rank's protocol or options were refused";
+  if (folded[0] != ~folded[1]) return "the protocol or options differ across ranks (they must be the same on every rank)";
+  return "";
+}
+
 int exchange(MPI_Comm comm, int nsend, const int* dests, const void* const* sendbufs, const int* sendsizes,
              int protocol, const optiq_sx_options* options, optiq_sx_result* result) {
   Settings s;
-  const std::string problem = unusable(comm, protocol, options, s);
+  const std::string problem = unusable(comm);
   if (!problem.empty()) return refuse(result, problem);
 
   CommState& state = state_for(comm);
+  const std::string disagreement = agree_arguments(state, protocol, options, s);
+  if (!disagreement.empty()) return refuse(result, disagreement);
   const optiq_sx_protocol chosen =
       s.protocol == OPTIQ_SX_AUTO ? choose_protocol(state.size, s.max_neighbors) : s.protocol;
   Outgoing out = check_outgoing(state.rank, state.size, nsend, dests, sendbufs, sendsizes);

@@ -152,6 +152,28 @@ int main(int argc, char** argv) {
   expect(optiq_file_write(f, ptrs), ctx, OPTIQ_SUCCESS, nullptr, "write");
   check.expect(file_size(path) == 300LL * size, "file size %lld, want %lld", file_size(path), 300LL * size);
 
+  // Ranks in different calls on one file: every rank fails alike before any byte moves, the
+  // file keeps its contents and handle, and the next call in step works.
+  if (size > 1) {
+    const bool odd = rank % 2 == 1;
+    std::vector<char> scratch(300);
+    void* into_scratch[] = {scratch.data()};
+    const std::vector<char> poison(300, char(0x5a));
+    const void* poisoned[] = {poison.data()};
+    expect(odd ? optiq_file_read(f, into_scratch) : optiq_file_write(f, poisoned), ctx, OPTIQ_ERR_ARG,
+           "another call on the file", "write on some ranks, read on others");
+    expect(odd ? declare_block(f, 0, 300) : optiq_file_write(f, poisoned), ctx, OPTIQ_ERR_ARG,
+           "another call on the file", "declare on some ranks, write on others");
+    optiq_file_t same = f;
+    expect(odd ? optiq_file_close(&same) : optiq_file_read(f, into_scratch), ctx, OPTIQ_ERR_ARG,
+           "another call on the file", "close on some ranks, read on others");
+    check.expect(same == f, "a refused close keeps the handle");
+    std::vector<char> back_now(300);
+    void* into_now[] = {back_now.data()};
+    expect(optiq_file_read(f, into_now), ctx, OPTIQ_SUCCESS, nullptr, "read after calls that differed");
+    check.expect(back_now == data, "the mismatched calls changed the file");
+  }
+
   // Reading more than the file holds.
   expect(declare_block(f, 300LL * rank + 150, 300), ctx, OPTIQ_SUCCESS, nullptr, "declare past the end");
   std::vector<char> back(300);

@@ -136,6 +136,49 @@ void local_refusals(Checker& ck) {
   ck.expect(optiq_sx_result_free(nullptr) == OPTIQ_SUCCESS, "freeing NULL");
 }
 
+// Protocols or options that differ across ranks, each valid where given (and a value refused on
+// one rank only): every rank fails alike before any message moves, and the next call works.
+void mismatched_arguments(Checker& ck) {
+  const int rank = mpitest::world_rank(), size = mpitest::world_size();
+  const bool odd = rank % 2 == 1;
+  struct Case {
+    const char* what;
+    optiq_sx_protocol protocol;
+    int barrier, max_neighbors;
+    const char* needle;
+  };
+  const int bad_barrier = 99;
+  const Case cases[] = {
+      {"protocols that differ", odd ? OPTIQ_SX_PEX : OPTIQ_SX_NBX, OPTIQ_SX_BARRIER_AUTO, -1, "differ across ranks"},
+      {"barriers that differ", OPTIQ_SX_NBX, odd ? OPTIQ_SX_BARRIER_IBARRIER : OPTIQ_SX_BARRIER_DISSEMINATION, -1,
+       "differ across ranks"},
+      {"hints that differ", OPTIQ_SX_AUTO, OPTIQ_SX_BARRIER_AUTO, odd ? 2 : 3, "differ across ranks"},
+      {"a barrier refused on the last rank only", OPTIQ_SX_NBX,
+       rank == size - 1 ? bad_barrier : int(OPTIQ_SX_BARRIER_AUTO), -1,
+       rank == size - 1 ? "is not a barrier kind" : "another rank's protocol or options were refused"},
+  };
+  const int peer = (rank + 1) % size;
+  const char byte = 'x';
+  const void* bufs[] = {&byte};
+  const int sizes[] = {1};
+  for (const Case& c : cases) {
+    if (size == 1 && std::strstr(c.needle, "differ")) continue;  // one rank cannot differ from itself
+    optiq_sx_options o;
+    optiq_sx_options_init(&o);
+    std::memcpy(&o.barrier, &c.barrier, sizeof c.barrier);
+    o.max_neighbors = c.max_neighbors;
+    optiq_sx_result r;
+    const int status = mpitest::common_status(optiq_sparse_exchange(MPI_COMM_WORLD, 1, &peer, bufs, sizes, c.protocol, &o, &r));
+    ck.expect(status == OPTIQ_ERR_ARG, "%s: status %d on every rank?", c.what, status);
+    ck.expect(std::strstr(r.message, c.needle) != nullptr, "%s: message '%s'", c.what, r.message);
+    ck.expect(r.nrecv == 0, "%s: %d messages kept", c.what, r.nrecv);
+    optiq_sx_result_free(&r);
+    const int again = mpitest::common_status(optiq_sparse_exchange(MPI_COMM_WORLD, 1, &peer, bufs, sizes, OPTIQ_SX_NBX, nullptr, &r));
+    ck.expect(again == OPTIQ_SUCCESS && r.nrecv == 1, "%s, then a correct call: %d, %d received", c.what, again, r.nrecv);
+    optiq_sx_result_free(&r);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -143,6 +186,7 @@ int main(int argc, char** argv) {
   Checker ck;
   const int size = mpitest::world_size();
   local_refusals(ck);
+  mismatched_arguments(ck);
   const std::vector<BadKind> kinds = bad_kinds();
   int n = 0;
   for (const Variant& v : all_variants())

@@ -177,7 +177,7 @@ int optiq_file_declare(optiq_file_t file, int nvars, const int counts[], const o
         vars.emplace_back(extents[v], extents[v] + counts[v]);
       }
     });
-    agree_status(file->ctx->comms, local.code, local.message);
+    optiq::rt::io::agree_call(file, "declare", local);
     file->declared.reset();  // the old window and buffers go before the new ones come
     file->declared = optiq::rt::io::declare(file, vars);
   });
@@ -203,7 +203,10 @@ int optiq_file_close(optiq_file_t* file) {
   if (!file || !*file) return OPTIQ_ERR_ARG;
   optiq_file* f = *file;
   if (const int u = optiq::rt::usable(f->ctx)) return u;
-  // Every rank frees its window (collective) before any leaves.
+  // Only once every rank is closing does any free its window (collective): a rank still in
+  // another call keeps the file, and so do the others, with the same status.
+  const int agreed = guarded(f->ctx, [&] { optiq::rt::io::agree_call(f, "close", optiq::rt::Verdict{}); });
+  if (agreed != OPTIQ_SUCCESS) return agreed;
   optiq::rt::io::free_file(f);
   *file = nullptr;
   return OPTIQ_SUCCESS;

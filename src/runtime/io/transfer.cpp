@@ -76,7 +76,7 @@ Declared& checked(optiq_file* f, bool write, const void* const* data) {
         throw Error("data[" + std::to_string(v) + "] is NULL but variable " + std::to_string(v) + " declares " +
                     std::to_string(sizes[v]) + " bytes");
   });
-  agree_status(comms_of(f->comm), local.code, local.message);
+  agree_call(f, write ? "write" : "read", local);
   return *f->declared;
 }
 
