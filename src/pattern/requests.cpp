@@ -26,7 +26,8 @@ NodeId parse_node(const std::string& token, int num_nodes, const std::string& wh
 
 }  // namespace
 
-std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin) {
+std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin,
+                                std::size_t max_jobs) {
   std::vector<Job> jobs;
   std::istringstream in(text);
   std::string line;
@@ -51,6 +52,8 @@ std::vector<Job> parse_requests(const std::string& text, int num_nodes, const st
       throw Error(where + ": " + e.what());
     }
     total = checked_add(total, job.bytes, where + ": the requests' bytes add up to more");
+    if (jobs.size() == max_jobs)
+      throw Error(where + ": more than " + std::to_string(max_jobs) + " requests (the limit of a request file)");
     jobs.push_back(job);
   }
   if (jobs.empty()) throw Error(origin + ": no requests found");

@@ -128,6 +128,9 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
                   "' is " + topo.digest() + " here)");
   }
   const auto& jobs = json::as_array(json::member(doc, "jobs", origin), origin + ": jobs");
+  if (jobs.size() > kMaxFileJobs)
+    throw Error(origin + ": jobs: " + std::to_string(jobs.size()) + " jobs, more than the limit of " +
+                std::to_string(kMaxFileJobs) + " a plan file may hold");
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const std::string where = origin + ": jobs[" + std::to_string(j) + "]";
     JobPlan jp;

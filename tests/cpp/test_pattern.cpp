@@ -166,3 +166,17 @@ TEST(Requests, ErrorsNameFileLineAndValue) {
   }
   EXPECT_THROW(read_requests("/nonexistent/requests.txt", 8), Error);
 }
+
+// The count of requests is bounded (kMaxFileJobs): the limit's line is named, and a file at the
+// limit is read whole.
+TEST(Requests, MoreJobsThanTheLimitAreRefusedAtTheirLine) {
+  const std::string three = "0 1 1\n1 2 1\n# a comment\n2 3 1\n";
+  EXPECT_EQ(parse_requests(three, 8, "r.txt", 3).size(), 3u);
+  try {
+    parse_requests(three + "3 4 1\n", 8, "r.txt", 3);
+    FAIL() << "a fourth request passed a limit of three";
+  } catch (const Error& e) {
+    EXPECT_EQ(std::string(e.what()), "r.txt:5: more than 3 requests (the limit of a request file)");
+  }
+  EXPECT_GE(kMaxFileJobs, std::size_t(4096) * 4096);  // an all-to-all of 4,096 nodes fits
+}

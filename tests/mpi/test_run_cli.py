@@ -153,3 +153,16 @@ def test_bad_background_files_fail_with_one_line(tmp_path, text, needle):
     assert proc.returncode != 0
     errors = [line for line in proc.stderr.splitlines() if line.startswith("optiq-driver: error:")]
     assert len(errors) == 1 and needle in errors[0], proc.stderr
+
+
+def test_small_one_sided_chunks_warn_once_and_still_deliver():
+    """Legal but slow settings say so in one line (docs/errors.md, "Legal but slow")."""
+    proc = optiq("run", "--np", "4", "--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "8KiB",
+                 "--planner", "heu1", "--transport", "rma", "--chunk", "64", "--direct-threshold", "0",
+                 "--iterations", "2", "--json")
+    assert json.loads(proc.stdout)["verified"] is True
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("optiq: warning: ")]
+    assert len(warnings) == 1 and "chunks of 64 bytes on the one-sided transport" in warnings[0]
+    quiet = optiq("run", "--np", "4", "--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "8KiB",
+                  "--transport", "rma", "--chunk", "4KiB", "--iterations", "1", "--json")
+    assert "warning" not in quiet.stderr

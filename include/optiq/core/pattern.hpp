@@ -48,8 +48,14 @@ std::vector<std::string> pattern_names();
 // Per-job sizes: "8MiB" (fixed), "uniform:LO:HI", "pareto:ALPHA:MIN[:MAX]". Seeded.
 std::vector<Job> assign_sizes(const std::vector<Pair>& pairs, const std::string& sizes, std::uint64_t seed);
 
-// One "src dst bytes" line per job; '#' starts a comment. Nodes are checked against num_nodes.
-std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin);
+// The most jobs a request or plan file may hold: every job costs the planners and schedules
+// memory and time of its own; 2^25 (33.5 million) is twice an all-to-all of 4,096 nodes.
+constexpr std::size_t kMaxFileJobs = std::size_t(1) << 25;
+
+// One "src dst bytes" line per job; '#' starts a comment. Nodes are checked against num_nodes,
+// the count against max_jobs.
+std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin,
+                                std::size_t max_jobs = kMaxFileJobs);
 std::vector<Job> read_requests(const std::string& path, int num_nodes);
 
 }  // namespace optiq
