@@ -60,11 +60,12 @@ void execute_errors(optiq_transport tr, const std::string& path, Checker& ck) {
   optiq_create(MPI_COMM_WORLD, full_machine(size).c_str(), &o, &ctx);
   optiq_create(MPI_COMM_WORLD, full_machine(size).c_str(), &o, &other);
 
-  optiq_plan_t plan = nullptr, foreign = nullptr;
+  optiq_plan_t plan = nullptr, foreign = nullptr, reloaded = nullptr;
   int st = optiq_plan_load(ctx, path.c_str(), rank == last ? nullptr : &plan);
   expect_error(ctx, st, OPTIQ_ERR_ARG, "plan is NULL", tn + " load into a NULL handle", ck);
   st = common_status(optiq_plan_load(ctx, path.c_str(), &plan));
   st = st == OPTIQ_SUCCESS ? common_status(optiq_plan_load(other, path.c_str(), &foreign)) : st;
+  st = st == OPTIQ_SUCCESS ? common_status(optiq_plan_load(ctx, path.c_str(), &reloaded)) : st;
   if (!ck.expect(st == OPTIQ_SUCCESS, "%s load: %s", tn.c_str(), optiq_error_string(ctx))) return;
   const Layout l = layout_of(plan);
   good_execute(ctx, plan, l, 1, ck, tn + " execute");
@@ -83,6 +84,8 @@ void execute_errors(optiq_transport tr, const std::string& path, Checker& ck) {
       {"rdispls past 2^63 bytes", OPTIQ_ERR_ARG, "more than optiq handles"},
       {"NULL plan", OPTIQ_ERR_ARG, "plan is NULL"},
       {"plan of another context", OPTIQ_ERR_STATE, "another context"},
+      // A handle of another load on one rank: each load is a collective object of its own.
+      {"plan of another load", OPTIQ_ERR_ARG, "passed a plan handle other than rank 0's"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     std::vector<MPI_Aint> sd = l.sd, rd = l.rd;
@@ -94,6 +97,7 @@ void execute_errors(optiq_transport tr, const std::string& path, Checker& ck) {
       if (i == 2) rd[peer] = INT64_MAX - 5;
       if (i == 3) use = nullptr;
       if (i == 4) use = foreign;
+      if (i == 5) use = reloaded;
     }
     st = optiq_execute(ctx, use, sbuf.data(), sdp, rbuf.data(), rd.data());
     expect_error(ctx, st, cases[i].want, cases[i].needle, tn + " execute with " + cases[i].what, ck);
@@ -101,6 +105,7 @@ void execute_errors(optiq_transport tr, const std::string& path, Checker& ck) {
   }
   optiq_plan_free(&plan);
   optiq_plan_free(&foreign);
+  optiq_plan_free(&reloaded);
   optiq_destroy(&other);
   optiq_destroy(&ctx);
 }

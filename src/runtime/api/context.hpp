@@ -29,6 +29,7 @@ struct optiq_context {
   optiq::rt::LastCall last;  // the same on every rank, but for each rank's own schedule
   optiq_stats stats{};
   optiq_request* active = nullptr;
+  unsigned long long plans_loaded = 0;  // optiq_plan_load calls that made a plan (collective: equal on every rank)
 };
 
 struct optiq_request {
@@ -44,6 +45,7 @@ struct optiq_request {
 struct optiq_plan {
   optiq_context* ctx = nullptr;
   std::shared_ptr<const optiq::RankSchedule> schedule;
+  unsigned long long serial = 0;  // the context's count of loads when this one was made: the same on every rank
 };
 
 namespace optiq::rt {

@@ -44,7 +44,7 @@ int optiq_plan_load(optiq_t ctx, const char* path, optiq_plan_t* plan) {
     rt::agree_status(c, local.code, local.message);
     auto schedule = rt::distribute(c, [&] { return rt::schedule_plan_file(ctx->setup, path); });
     ++ctx->stats.plans_made;
-    *plan = new optiq_plan{ctx, std::move(schedule)};
+    *plan = new optiq_plan{ctx, std::move(schedule), ++ctx->plans_loaded};
   });
 }
 
@@ -91,6 +91,9 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void* sendbuf, const MPI
       read_displs(s.recv_bytes, recvbuf, rdispls, "recv", &buffers.recv_off);
     });
     rt::agree_status(ctx->comms, local.code, local.message);
+    // Every rank must run the same plan: handles of different loads would send and receive
+    // different bytes and wait for each other for ever.
+    rt::agree_same(ctx->comms, rt::fingerprint({std::to_string(plan->serial)}), "a plan handle");
     auto req = rt::start_operation(ctx, plan->schedule, std::move(buffers));
     while (!rt::progress(req.get(), true)) {
     }
