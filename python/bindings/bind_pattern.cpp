@@ -56,7 +56,7 @@ void bind_pattern(nb::module_& m) {
   m.def("network_pattern_names", &network_pattern_names);
   m.def("assign_sizes", &assign_sizes, "pairs"_a, "sizes"_a, "seed"_a = 0,
         "Jobs with sizes 'BYTES', 'uniform:LO:HI' or 'pareto:ALPHA:MIN[:MAX]'.");
-  m.def("parse_requests", &parse_requests, "text"_a, "num_nodes"_a, "origin"_a = "requests");
+  m.def("parse_requests", &parse_requests, "text"_a, "num_nodes"_a, "origin"_a = "requests", "max_jobs"_a = kMaxFileJobs);
   m.def("read_requests", &read_requests, "path"_a, "num_nodes"_a);
 
   m.def("k_shortest_paths", &k_shortest_paths, "topology"_a, "routing"_a, "src"_a, "dst"_a, "k"_a, "hop_bound"_a = -1,

@@ -10,6 +10,7 @@
 #include "optiq/core/error.hpp"
 #include "optiq/core/fat_tree.hpp"
 #include "optiq/core/routing.hpp"
+#include "optiq/core/hostlist.hpp"
 #include "optiq/core/network.hpp"
 
 namespace nb = nanobind;
@@ -144,6 +145,8 @@ void bind_topology(nb::module_& m) {
   m.def("make_routing", &make_routing, "name"_a, "network"_a, nb::keep_alive<0, 2>(),
         "Routing model by name ('bgq', 'dor', 'simgrid', 'dmodk', 'minimal', 'shortest', 'table') for a network.");
   m.def("routing_names", &routing_names);
+  m.def("expand_hostlist", [](const std::string& expr) { return expand_hostlist(expr, "host list"); }, "expr"_a,
+        "The names a Slurm host list stands for, e.g. 'n[01-03],login' -> ['n01', 'n02', 'n03', 'login'].");
   m.def(
       "network_to_graph_json",
       [](const Network& net, const RoutingModel* routing) { return network_to_graph_json(net, routing); }, "network"_a,

@@ -124,6 +124,9 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
             raise _core.Error(f"no result after {timeout:g} s; {what} was stopped") from None
         raise
     proc = subprocess.CompletedProcess(cmd, proc.returncode, stdout, stderr)
+    # The library's warnings (legal but slow settings) reach the user, each once.
+    for line in dict.fromkeys(line for line in proc.stderr.splitlines() if line.startswith("optiq: warning: ")):
+        print(line, file=sys.stderr)
     marker = f"{name}: error: "
     errors = [line for line in proc.stderr.splitlines() if marker in line]
     if errors:

@@ -109,8 +109,10 @@ def pattern_names() -> list:
 
 
 def pattern_jobs(network: _core.Network, name: str, sizes: str, sources: int = -1, dests: int = -1,
-                 start_src: int = -1, start_dst: int = -1, seed: int = 0, hot_factor: float | None = None) -> list:
-    """The jobs of pattern ``name`` on the network's endpoints, as vertex numbers.
+                 start_src: int = -1, start_dst: int = -1, seed: int = 0, hot_factor: float | None = None,
+                 members: list | None = None) -> list:
+    """The jobs of pattern ``name`` on the network's endpoints (or on ``members``, a job's own
+    endpoints in order: 1:8 patterns only), as vertex numbers.
 
     The 1:8 patterns take the counts and starts; of the network patterns, group-to-group takes
     the groups as ``start_src``/``start_dst`` and moe the hot destinations as ``dests`` and
@@ -122,8 +124,14 @@ def pattern_jobs(network: _core.Network, name: str, sizes: str, sources: int = -
     if name not in _core.network_pattern_names():
         if hot_factor is not None:
             raise _core.Error(f"pattern '{name}' does not take --hot-factor (moe does)")
+        if members is not None:
+            pairs = pattern_pairs(name, len(members), sources, dests, start_src, start_dst, seed)
+            return _core.assign_sizes([(members[s], members[d]) for s, d in pairs], sizes, seed)
         pairs = pattern_pairs(name, network.num_endpoints, sources, dests, start_src, start_dst, seed)
         return _core.assign_sizes(on_endpoints(network, pairs), sizes, seed)
+    if members is not None:
+        raise _core.Error(f"pattern '{name}' runs on the whole network; a job's hosts (--job-hosts) take the 1:8 "
+                          f"patterns ({', '.join(_core.pattern_names())}) and request files")
     takes = {"group-to-group": ("--start-src", "--start-dst"), "moe": ("--dests", "--hot-factor")}.get(name, ())
     for option, value in given.items():
         if value >= 0 and option not in takes:
@@ -218,14 +226,51 @@ def build_network(args) -> tuple:
     return network, routing
 
 
+def job_endpoints(network: _core.Network, hosts: str) -> list:
+    """The endpoints of a job, in the order given: a Slurm host list of the network's host names
+    (an imported network, docs/your-machine.md), or endpoint numbers and ranges ('0-15,32')."""
+    if network.hosts_named:
+        names = _core.expand_hostlist(hosts)
+        found = [network.endpoint_named(n) for n in names]
+        missing = [n for n, v in zip(names, found) if v < 0]
+        if missing:
+            raise _core.Error(f"--job-hosts: {', '.join(missing[:3])}{' ...' if len(missing) > 3 else ''} "
+                              f"{'is' if len(missing) == 1 else 'are'} not a host of {network.spec}")
+    else:
+        found = []
+        for part in hosts.split(","):
+            lo, _, hi = part.strip().partition("-")
+            if not lo.isdigit() or (hi and not hi.isdigit()):
+                raise _core.Error(f"--job-hosts: '{part}' is not an endpoint number or range (like 0-15); "
+                                  f"{network.spec} names no hosts")
+            found += range(int(lo), int(hi or lo) + 1)
+        endpoints = set(network.endpoints)
+        for v in found:
+            if v not in endpoints:
+                raise _core.Error(f"--job-hosts: {v} is not an endpoint of {network.spec}")
+    if len(set(found)) != len(found):
+        raise _core.Error("--job-hosts: a host is listed twice")
+    if len(found) < 2:
+        raise _core.Error("--job-hosts: a job needs at least two hosts")
+    return found
+
+
 def build_workload(args) -> Workload:
     network, routing = build_network(args)
+    hosts = job_endpoints(network, args.job_hosts) if getattr(args, "job_hosts", None) else None
     if args.requests:  # request files name vertices
         jobs = read_requests(args.requests, network.num_vertices)
         check_job_ends(network, jobs, args.requests)
         description = args.requests
-    else:  # patterns run over the endpoints
+    else:  # patterns run over the endpoints, or over the job's own
         jobs = pattern_jobs(network, args.pattern, args.bytes, args.sources, args.dests, args.start_src,
-                            args.start_dst, args.seed, args.hot_factor)
+                            args.start_dst, args.seed, args.hot_factor, hosts)
         description = args.pattern
+    if hosts is not None:  # only the job's endpoints relay: the rest of the machine is others'
+        outside = {j.src for j in jobs} | {j.dst for j in jobs}
+        outside -= set(hosts)
+        if outside:
+            raise _core.Error(f"--job-hosts: the requests use vertex {min(outside)}, which is not one of the job's hosts")
+        network = network.with_forwarders(hosts)
+        description += f" on {len(hosts)} job hosts"
     return Workload(network, routing, jobs, description)

@@ -78,3 +78,28 @@ def test_a_job_on_scattered_hosts_is_placed_by_name_and_relays_only_through_them
     assert r["rank_nodes"] == [net.endpoint_named(h) for h in JOB_HOSTS]
     assert r["off_plan_bytes"] == 0
     assert r["forwarded_bytes"] > 0  # the plan does relay: through n09 to reach top13 and top23
+
+
+def test_plan_on_the_jobs_hosts_relays_only_through_them(optiq_cli, conf, tmp_path):
+    hosts = "n[01-03],n[05-07],n09"
+    out = tmp_path / "plan.json"
+    r = json.loads(optiq_cli("plan", "--topology", f"slurm:{conf}", "--job-hosts", hosts, "--pattern", "random",
+                             "--sources", "3", "--dests", "3", "--planner", "mcf", "--json", "--out", out).stdout)
+    assert r["pattern"] == "random on 7 job hosts"
+    net = _core.parse_network(f"slurm:{conf}")
+    own = [net.endpoint_named(h) for h in _core.expand_hostlist(hosts)]
+    plan = _core.load_plan(str(out))
+    _core.validate_plan(plan, net.with_forwarders(own))  # relays at the job's hosts only
+    assert {v for jp in plan.jobs for v in (jp.job.src, jp.job.dst)} <= set(own)
+    relayed = {v for jp in plan.jobs for s in jp.paths for v in _core.relay_vertices(net, s.links)}
+    assert relayed and relayed <= set(own)  # it does relay, through n09 and the others of the job
+
+
+@pytest.mark.parametrize("hosts, message", [
+    ("n[01-03],x9", "x9 is not a host of"),
+    ("n01", "at least two hosts"),
+    ("n01,n01", "listed twice"),
+])
+def test_job_hosts_are_checked(optiq_cli, conf, hosts, message):
+    r = optiq_cli("plan", "--topology", f"slurm:{conf}", "--job-hosts", hosts, "--planner", "mcf", check=False)
+    assert r.returncode == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1

@@ -23,6 +23,7 @@ EXAMPLES = """examples:
   optiq plan --topology 'fattree:2;4,4;1,2;1,1' --pattern dmodk-adversarial --planner default,heu2,mcf
   optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
   optiq plan --topology mira:512+io --requests to_io_nodes.txt --planner default,heu2,mcf,maxflow
+  optiq plan --topology slurm:topology.conf --job-hosts 'n[001-064]' --pattern random --planner default,mcf
 
 Fat-trees and dragonflies take SimGrid's topo_parameters and route by SimGrid's documented rules
 (dmodk, minimal), which plan on every parameter set. --routing simgrid follows SimGrid's code
@@ -41,6 +42,10 @@ def register(subparsers) -> None:
                     "and a histogram of bytes per link.",
         epilog=EXAMPLES)
     add_network_arguments(p)
+    p.add_argument("--job-hosts", metavar="HOSTS",
+                   help="plan a job on these endpoints only, as on a shared machine: they alone relay bytes, and "
+                        "patterns run over them in the order given; a Slurm host list of an imported network's "
+                        "host names ('n[01-16],n40'), or endpoint numbers ('0-15,32') (docs/your-machine.md)")
     add_pattern_arguments(p)
     add_planner_arguments(p)
     out = p.add_argument_group("output")
