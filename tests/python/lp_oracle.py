@@ -3,6 +3,8 @@ multicommodity flow, solved densely with HiGHS. It shares no code with optiq's p
 
 from __future__ import annotations
 
+import itertools
+
 import highspy
 import numpy as np
 
@@ -88,3 +90,27 @@ def path_optimum(topo, jobs, paths_per_job) -> float:
     h.run()
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
     return h.getInfo().objective_function_value * bscale / cscale
+
+
+def all_chains(w, src, dst, proxies_from=None):
+    """Every realizable path from src to dst as a tuple of links, by brute force: every chain of
+    default routes (``route()`` alone) through distinct proxies among ``proxies_from`` (default:
+    every endpoint of the workload's network)."""
+    pool = w.network.endpoints if proxies_from is None else proxies_from
+    others = [e for e in pool if e not in (src, dst)]
+    found = set()
+    for n in range(len(others) + 1):
+        for proxies in itertools.permutations(others, n):
+            stops = (src, *proxies, dst)
+            found.add(tuple(l for a, b in zip(stops, stops[1:]) for l in w.routing.route(a, b)))
+    return sorted(found, key=lambda p: (len(p), p))
+
+
+def fluid_seconds(plan, net):
+    """A plan's time in the fluid model: its busiest link's bytes over that link's capacity."""
+    load = {}
+    for jp in plan.jobs:
+        for share in jp.paths:
+            for link in share.links:
+                load[link] = load.get(link, 0) + share.bytes
+    return max((b / net.capacity(l) for l, b in load.items()), default=0.0)

@@ -1,10 +1,9 @@
 """Planning inside a job: only the job's endpoints forward (Network.with_forwarders).
 
-The oracle is test_realizable_paths.py's, restricted the same way: every chain of default
+The oracle is lp_oracle.all_chains restricted the same way: every chain of default
 routes whose proxies are the job's endpoints, enumerated by brute force from `route()` alone,
 and the path LP over all of them solved with HiGHS."""
 
-import itertools
 import json
 import random
 
@@ -15,7 +14,7 @@ from optiq.evaluate import PlannerOptions, run_planners
 from optiq.random_graph import random_switched_graph
 from optiq.workload import Workload
 
-from lp_oracle import path_optimum
+from lp_oracle import all_chains, fluid_seconds, path_optimum
 
 # Irregular switched graphs (switches, endpoints, switch degree, seed, share dual-homed), and
 # SimGrid's fat-tree and dragonfly under their own routing.
@@ -39,33 +38,17 @@ def job_workload(tmp_path, shape, seed=0):
     return hosts, Workload(net.with_forwarders(hosts), routing, jobs, "random"), Workload(net, routing, jobs, "random")
 
 
-def chains_through(w, src, dst, proxies_from):
-    """Every chain of default routes from src to dst whose proxies are among `proxies_from`."""
-    others = [e for e in proxies_from if e not in (src, dst)]
-    found = set()
-    for n in range(len(others) + 1):
-        for proxies in itertools.permutations(others, n):
-            stops = (src, *proxies, dst)
-            found.add(tuple(l for a, b in zip(stops, stops[1:]) for l in w.routing.route(a, b)))
-    return sorted(found, key=lambda p: (len(p), p))
 
 
-def fluid_seconds(plan, net):
-    load = {}
-    for jp in plan.jobs:
-        for share in jp.paths:
-            for link in share.links:
-                load[link] = load.get(link, 0) + share.bytes
-    return max((b / net.capacity(l) for l, b in load.items()), default=0.0)
 
 
 @pytest.mark.parametrize("shape", NETWORKS)
 def test_optimal_and_mcf_meet_the_lp_restricted_to_the_jobs_endpoints(tmp_path, shape):
     hosts, inside, whole = job_workload(tmp_path, shape)
     assert inside.network.forwarding_restricted and not whole.network.forwarding_restricted
-    best = path_optimum(inside.network, inside.jobs, [chains_through(inside, j.src, j.dst, hosts) for j in inside.jobs])
+    best = path_optimum(inside.network, inside.jobs, [all_chains(inside, j.src, j.dst, hosts) for j in inside.jobs])
     unrestricted = path_optimum(whole.network, whole.jobs,
-                                [chains_through(whole, j.src, j.dst, whole.network.endpoints) for j in whole.jobs])
+                                [all_chains(whole, j.src, j.dst) for j in whole.jobs])
     assert unrestricted <= best * (1 + 1e-9)  # fewer proxies can only cost
     (opt,) = run_planners(inside, ["optimal"], PlannerOptions(min_path_bytes=1))
     assert opt.bound_seconds == pytest.approx(best, rel=1e-6)
@@ -88,9 +71,9 @@ def test_the_restriction_bites_somewhere(tmp_path):
         for seed in range(3):
             hosts, inside, whole = job_workload(tmp_path, shape, seed)
             best = path_optimum(inside.network, inside.jobs,
-                                [chains_through(inside, j.src, j.dst, hosts) for j in inside.jobs])
+                                [all_chains(inside, j.src, j.dst, hosts) for j in inside.jobs])
             free = path_optimum(whole.network, whole.jobs,
-                                [chains_through(whole, j.src, j.dst, whole.network.endpoints) for j in whole.jobs])
+                                [all_chains(whole, j.src, j.dst) for j in whole.jobs])
             worse += best > free * (1 + 1e-6)
     assert worse > 0
 

@@ -16,7 +16,7 @@ from optiq.evaluate import PlannerOptions, run_planners
 from optiq.random_graph import random_switched_graph
 from optiq.workload import Workload
 
-from lp_oracle import arc_optimum, path_optimum
+from lp_oracle import all_chains, arc_optimum, fluid_seconds, path_optimum
 
 # (switches, endpoints, switch degree, seed, share of endpoints with a second cable)
 GRAPHS = [(3, 5, 2, 1, 0.0), (4, 6, 3, 2, 0.3), (5, 6, 4, 3, 0.0), (4, 5, 3, 4, 0.5), (6, 6, 3, 5, 0.2)]
@@ -34,24 +34,8 @@ def irregular_workload(tmp_path, shape, jobs=6):
     return Workload(net, optiq.make_routing("shortest", net), work, "random")
 
 
-def all_chains(w, src, dst):
-    """Every realizable path from src to dst as a tuple of links, by brute force."""
-    others = [e for e in w.network.endpoints if e not in (src, dst)]
-    found = set()
-    for n in range(len(others) + 1):
-        for proxies in itertools.permutations(others, n):
-            stops = (src, *proxies, dst)
-            found.add(tuple(l for a, b in zip(stops, stops[1:]) for l in w.routing.route(a, b)))
-    return sorted(found, key=lambda p: (len(p), p))
 
 
-def fluid_seconds(plan, net):
-    load = {}
-    for jp in plan.jobs:
-        for share in jp.paths:
-            for link in share.links:
-                load[link] = load.get(link, 0) + share.bytes
-    return max((b / net.capacity(l) for l, b in load.items()), default=0.0)
 
 
 @pytest.mark.parametrize("shape", GRAPHS)
