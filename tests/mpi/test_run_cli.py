@@ -166,3 +166,12 @@ def test_small_one_sided_chunks_warn_once_and_still_deliver():
     quiet = optiq("run", "--np", "4", "--topology", "torus:2x2", "--pattern", "alltoall", "--bytes", "8KiB",
                   "--transport", "rma", "--chunk", "4KiB", "--iterations", "1", "--json")
     assert "warning" not in quiet.stderr
+
+
+def test_tiny_aggregation_buffers_warn_once_and_still_store_every_byte(tmp_path):
+    proc = optiq("io-bench", "--np", "4", "--topology", "torus:2x2", "--workload", "array", "--per-rank", "2KiB",
+                 "--buffer", "1", "--dir", str(tmp_path), "--json")
+    r = json.loads(proc.stdout)
+    assert r["identical"] is True  # the file equals MPI-IO's, byte for byte
+    warnings = [line for line in proc.stderr.splitlines() if line.startswith("optiq: warning: ")]
+    assert len(warnings) == 1 and "aggregation buffers of 1 bytes" in warnings[0]
