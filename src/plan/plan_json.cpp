@@ -131,6 +131,7 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
   if (jobs.size() > kMaxFileJobs)
     throw Error(origin + ": jobs: " + std::to_string(jobs.size()) + " jobs, more than the limit of " +
                 std::to_string(kMaxFileJobs) + " a plan file may hold");
+  std::size_t path_count = 0;  // every path is a flow of the schedules: bounded as jobs are
   for (std::size_t j = 0; j < jobs.size(); ++j) {
     const std::string where = origin + ": jobs[" + std::to_string(j) + "]";
     JobPlan jp;
@@ -138,6 +139,10 @@ Plan plan_from_json(const std::string& text, const std::string& origin) {
     jp.job.dst = node_value(json::member(jobs[j], "dst", where), topo, where + ".dst");
     jp.job.bytes = json::as_uint(json::member(jobs[j], "bytes", where), where + ".bytes");
     const auto& paths = json::as_array(json::member(jobs[j], "paths", where), where + ".paths");
+    path_count += paths.size();
+    if (path_count > kMaxFileJobs)
+      throw Error(where + ".paths: more than " + std::to_string(kMaxFileJobs) +
+                  " paths in all, the limit of a plan file");
     for (std::size_t p = 0; p < paths.size(); ++p)
       jp.paths.push_back(read_path(paths[p], topo, jp.job, static_cast<int>(version),
                                    where + ".paths[" + std::to_string(p) + "]"));
