@@ -90,10 +90,10 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void* sendbuf, const MPI
       read_displs(s.send_bytes, sendbuf, sdispls, "send", &buffers.send_off);
       read_displs(s.recv_bytes, recvbuf, rdispls, "recv", &buffers.recv_off);
     });
-    rt::agree_status(ctx->comms, local.code, local.message);
-    // Every rank must run the same plan: handles of different loads would send and receive
+    // Every rank must also run the same plan: handles of different loads would send and receive
     // different bytes and wait for each other for ever.
-    rt::agree_same(ctx->comms, rt::fingerprint({std::to_string(plan->serial)}), "a plan handle");
+    rt::agree_status_and_same(ctx->comms, local.code, local.message,
+                              rt::fingerprint({std::to_string(plan ? plan->serial : 0)}), "a plan handle");
     auto req = rt::start_operation(ctx, plan->schedule, std::move(buffers));
     while (!rt::progress(req.get(), true)) {
     }

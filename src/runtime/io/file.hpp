@@ -111,9 +111,8 @@ inline Comms comms_of(MPI_Comm comm) {
 // that they are all in the same call (a rank in read while the others write would mismatch
 // every exchange after). Throws Failure on every rank alike.
 inline void agree_call(optiq_file* f, const char* call, const Verdict& local) {
-  const Comms all = comms_of(f->comm);
-  agree_status(all, local.code, local.message);
-  agree_same(all, fingerprint({call}), "another call on the file (declare, write, read and close are collective)");
+  agree_status_and_same(comms_of(f->comm), local.code, local.message, fingerprint({call}),
+                        "another call on the file (declare, write, read and close are collective)");
 }
 
 // n as an MPI count; throws optiq::Error naming `what` when it does not fit.

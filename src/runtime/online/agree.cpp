@@ -51,6 +51,16 @@ void agree_same(const Comms& comms, std::uint64_t mine, const std::string& what)
     if (all[r] != all[0]) throw Failure(OPTIQ_ERR_ARG, "rank " + std::to_string(r) + " passed " + what + " other than rank 0's");
 }
 
+void agree_status_and_same(const Comms& comms, int code, const std::string& message, std::uint64_t mine,
+                           const std::string& what) {
+  // One allreduce, by maximum: the lowest failing rank (as size - rank) and the fingerprint both
+  // ways (its maximum equals the complement of the complements' maximum only when all agree).
+  std::uint64_t folded[3] = {code != 0 ? static_cast<std::uint64_t>(comms.size - comms.rank) : 0, mine, ~mine};
+  MPI_Allreduce(MPI_IN_PLACE, folded, 3, MPI_UINT64_T, MPI_MAX, comms.ctrl);
+  if (folded[0] > 0) raise_from(comms, comms.size - static_cast<int>(folded[0]), code, message);
+  if (folded[1] != ~folded[2]) agree_same(comms, mine, what);  // rare: name the first rank that differs
+}
+
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
                                                const std::function<std::vector<RankSchedule>()>& make) {
   // Everything that can fail on rank 0 happens before it tells the others how it went.

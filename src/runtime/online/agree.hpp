@@ -25,6 +25,11 @@ std::uint64_t fingerprint(const std::vector<std::string>& texts);
 // Failure(OPTIQ_ERR_ARG, "rank R passed WHAT other than rank 0's") for the lowest such rank.
 void agree_same(const Comms& comms, std::uint64_t mine, const std::string& what);
 
+// Both of the above in one allreduce when all is well (the failure paths add the collectives
+// that name the rank): what every repeated collective call pays.
+void agree_status_and_same(const Comms& comms, int code, const std::string& message, std::uint64_t mine,
+                           const std::string& what);
+
 // Rank 0 runs make() (a Failure or optiq::Error it throws becomes every rank's Failure) and
 // every rank receives its own schedule.
 std::shared_ptr<const RankSchedule> distribute(const Comms& comms,
