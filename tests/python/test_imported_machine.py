@@ -103,3 +103,27 @@ def test_plan_on_the_jobs_hosts_relays_only_through_them(optiq_cli, conf, tmp_pa
 def test_job_hosts_are_checked(optiq_cli, conf, hosts, message):
     r = optiq_cli("plan", "--topology", f"slurm:{conf}", "--job-hosts", hosts, "--planner", "mcf", check=False)
     assert r.returncode == 2 and message in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+SW = 'Switch\t36 "S-00000000000000a1"\t\t# "sw" enhanced port 0 lid 1 lmc 0\n'
+CA = 'Ca\t1 "H-0000000000000001"\t\t# "h1 mlx5_0"\n'
+
+
+@pytest.mark.parametrize("kind, text, line, words", [
+    ("slurm", "SwitchName=s0 Nodes=a1 Foo=1\n", 1, "unknown key 'Foo'"),
+    ("slurm", "SwitchName=s0 Nodes=a1\nSwitchName=top Switches=s[0-1]\n", 2, "no switch of that name"),
+    ("slurm", "SwitchName=a Switches=b\nSwitchName=b Switches=c\nSwitchName=c Switches=a Nodes=n1\n", 3, "cycle"),
+    # A host under no switch: its Ca block lists no cable.
+    ("ibnetdiscover", SW + '[2]\t"H-0000000000000001"[1]\t\t# "h1" lid 3 4xQDR\n' + CA
+     + 'Ca\t1 "H-0000000000000002"\t\t# "h2"\n', None, "not joined by any cables"),
+    # Truncated: the switch names a host whose block never comes.
+    ("ibnetdiscover", SW + '[2]\t"H-0000000000000001"[1](2) \t\t# "h1 mlx5_0" lid 3 4xQDR\n', 2, "cut short"),
+])
+def test_every_defect_of_an_imported_file_is_one_line_and_exit_2(optiq_cli, tmp_path, kind, text, line, words):
+    path = tmp_path / "fabric.txt"
+    path.write_text(text)
+    for command in (["topology", "show", f"{kind}:{path}"], ["plan", "--topology", f"{kind}:{path}"]):
+        r = optiq_cli(*command, check=False)
+        message = r.stderr.strip()
+        assert r.returncode == 2 and "\n" not in message and words in message, message
+        assert f"{path}:{line}:" in message if line else f"{path}:" in message
