@@ -184,9 +184,25 @@ Network parse_slingshot(const std::string& text, const std::string& origin, cons
   return std::move(f).build(spec, origin);
 }
 
+// The options in key order, so that one network has one spec whichever order they were typed in
+// (plan files record the spec and are refused on any other).
+std::string canonical_options(const std::string& options) {
+  std::vector<std::string> items;
+  for (std::size_t pos = 0; !options.empty();) {
+    const std::size_t end = options.find(';', pos);
+    items.push_back(options.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+    if (end == std::string::npos) break;
+    pos = end + 1;
+  }
+  std::sort(items.begin(), items.end());
+  std::string out;
+  for (const std::string& item : items) out += ";" + item;
+  return out;
+}
+
 Network read_slingshot(const std::string& path, const std::string& options, double link_bandwidth) {
   return parse_slingshot(import::read_file(path, "Slingshot host file"), path, options, link_bandwidth,
-                         "slingshot:" + path + (options.empty() ? "" : ";" + options));
+                         "slingshot:" + path + canonical_options(options));
 }
 
 }  // namespace optiq

@@ -716,7 +716,10 @@ TEST(ImportSpecs, ParseNetworkReadsEachKindFromItsFile) {
   EXPECT_EQ(parse_network("ibnetdiscover:" + ib).num_links(), 18);
   const std::string hosts = write("optiq-import.hosts", kCabinets);
   const Network s = parse_network("slingshot:" + hosts + ";routers=2;global=2");
-  EXPECT_EQ(s.spec(), "slingshot:" + hosts + ";routers=2;global=2");
+  // One network, one spec: the options in key order, however they were typed.
+  EXPECT_EQ(s.spec(), "slingshot:" + hosts + ";global=2;routers=2");
+  EXPECT_EQ(parse_network("slingshot:" + hosts + ";global=2;routers=2").spec(), s.spec());
+  EXPECT_EQ(parse_network(s.spec()).digest(), s.digest());
   EXPECT_EQ(count_kind(s, VertexKind::Switch), 6);
   EXPECT_EQ(error_of([] { parse_network("slurm:/nonexistent/topology.conf"); }),
             "cannot read Slurm topology file '/nonexistent/topology.conf'");

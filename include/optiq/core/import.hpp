@@ -89,6 +89,7 @@ double ib_link_bandwidth(const std::string& text);
 // The dragonfly generator (include/optiq/core/dragonfly.hpp) is SimGrid's, with as many hosts on
 // every router, one cable between two groups and at least as many routers as groups, which a
 // site's cabinets need not have; this builds the graph directly.
+// The spec recorded is `slingshot:FILE` and the options in key order.
 Network read_slingshot(const std::string& path, const std::string& options, double link_bandwidth);
 Network parse_slingshot(const std::string& text, const std::string& origin, const std::string& options,
                         double link_bandwidth, const std::string& spec);
