@@ -45,6 +45,9 @@ typedef struct optiq_options {
   const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node
                                     and rank_placement); copied by optiq_create */
   optiq_placement rank_placement;/* block, by host name, or auto (default): see optiq_placement */
+  int aggregate_node;            /* nonzero: the ranks of one node send to the ranks of another as one
+                                    planned transfer, gathered at one rank of the node and scattered at
+                                    the other (default 0) */
   int plan_cache;                /* nonzero: reuse the schedule of a pattern seen before (default 1) */
   optiq_queue queue;             /* queue discipline (default forward-first) */
   int max_inflight;              /* data messages in flight per rank (default 512) */

@@ -62,6 +62,10 @@ typedef struct optiq_stats {
   unsigned long long early_starts;      /* cache hits whose bytes began to move before the ranks had agreed
                                            (this rank's part repeated the last call's and is direct) */
   unsigned long long early_starts_withdrawn; /* early starts the agreement undid (a peer's part changed) */
+  double predicted_seconds;              /* last: the operation's time in the planner's model (its paths and
+                                           the default route of direct messages; 0 if nothing crosses nodes) */
+  unsigned long long aggregated_operations; /* operations whose rank jobs moved as one transfer per pair
+                                           of nodes (optiq_options.aggregate_node) */
   int node;                             /* the network vertex this rank runs on (placement: rank_placement) */
 } optiq_stats;
 

@@ -33,6 +33,10 @@ const Table<optiq_options>& runtime_table() {
                     "where ranks run: block (rank r on endpoint r / ranks-per-node), hosts (on the endpoint "
                     "its host name names), auto (hosts where the network names its hosts)"),
              &O::rank_placement, "rank_placement"),
+        bind(flag("aggregate-node", false,
+                  "the ranks of a node send to the ranks of another node as one planned transfer, gathered at one "
+                  "rank of the node and scattered at the other"),
+             &O::aggregate_node, "aggregate_node"),
         bind(flag("plan-cache", true, "reuse the schedule of a pattern seen before"), &O::plan_cache, "plan_cache"),
         bind(choice("queue", "forward-first", {"forward-first", "local-first", "round-robin"},
                     "which waiting chunk a rank sends first: those it forwards, its own, or alternately"),

@@ -27,6 +27,7 @@ struct Totals {
   std::map<std::string, unsigned long long> passed;  // "call: why" -> calls
   unsigned long long contexts = 0;
   unsigned long long plans_made = 0, plans_cached = 0;        // counted by rank 0 of each communicator
+  unsigned long long aggregated = 0;                           // counted by rank 0 of each communicator
   unsigned long long forwarded_bytes = 0, injected_bytes = 0;  // every rank's own
   unsigned long long early_starts = 0;                          // every rank's own
 };
@@ -50,6 +51,7 @@ void retire(CommRecord* rec) {
       if (rec->rank == 0) {
         totals.plans_made += s.plans_made;
         totals.plans_cached += s.plan_cache_hits;
+        totals.aggregated += s.aggregated_operations;
       }
       totals.forwarded_bytes += s.forwarded_bytes;
       totals.injected_bytes += s.injected_bytes;
@@ -228,7 +230,7 @@ void print_summary() {
   unsigned long long mine[] = {totals.taken[0],       totals.taken[1],     totals.taken[2],
                                totals.taken[3],       totals.contexts,     totals.plans_made,
                                totals.plans_cached,   totals.forwarded_bytes, totals.injected_bytes,
-                               totals.early_starts};
+                               totals.early_starts,   totals.aggregated};
   constexpr int n = sizeof mine / sizeof mine[0];
   unsigned long long sum[n] = {};
   PMPI_Reduce(mine, sum, n, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -239,14 +241,15 @@ void print_summary() {
   const Config& cfg = config();
   std::fprintf(stderr,
                "optiq: summary taken=%llu passed=%llu alltoallv=%llu ialltoallv=%llu alltoall=%llu ialltoall=%llu "
-               "contexts=%llu plans_made=%llu plans_cached=%llu forwarded_bytes=%llu injected_bytes=%llu early_starts=%llu\n",
+               "contexts=%llu plans_made=%llu plans_cached=%llu forwarded_bytes=%llu injected_bytes=%llu early_starts=%llu aggregated=%llu\n",
                sum[0] + sum[1] + sum[2] + sum[3], passed_total, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], sum[6],
-               sum[7], sum[8], sum[9]);
+               sum[7], sum[8], sum[9], sum[10]);
   if (cfg.enabled)
-    std::fprintf(stderr, "optiq: settings topology=%s planner=%s transport=%s placement=%s ranks_per_node=%d\n",
+    std::fprintf(stderr,
+                 "optiq: settings topology=%s planner=%s transport=%s placement=%s ranks_per_node=%d aggregate_node=%d\n",
                  cfg.topology.c_str(), cfg.options.planner, cfg.options.transport == OPTIQ_TRANSPORT_RMA ? "rma" : "p2p",
                  optiq_places_by_host(cfg.topology.c_str(), &cfg.options) == 1 ? "hosts" : "block",
-                 cfg.options.ranks_per_node);
+                 cfg.options.ranks_per_node, cfg.options.aggregate_node != 0);
   for (const auto& [why, calls] : passed) std::fprintf(stderr, "optiq: passed %llu %s\n", calls, why.c_str());
 }
 

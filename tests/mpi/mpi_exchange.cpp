@@ -16,6 +16,8 @@ namespace {
 struct Case {
   Machine machine;
   bool shuffled_map = false;
+  bool uneven_map = false;  // ranks dealt to nodes at random: some hold several, some none
+  bool aggregate = false;   // node aggregation
   std::string planner;
   optiq_transport transport = OPTIQ_TRANSPORT_P2P;
   optiq_queue queue = OPTIQ_QUEUE_FORWARD_FIRST;
@@ -54,6 +56,8 @@ Case draw(std::uint64_t seed, int index, int size, const std::vector<std::string
   c.shape.max_count = pick<int>(rng, {0, 1, 10, 300, 2000});
   c.shape.self = rng.below(2);
   c.seed = rng.next();
+  c.aggregate = rng.below(2);
+  c.uneven_map = !c.shuffled_map && rng.below(3) == 0;
   return c;
 }
 
@@ -65,6 +69,16 @@ std::vector<int> shuffled_nodes(const Case& c, int size, int num_nodes) {
   for (int i = num_nodes - 1; i > 0; --i) std::swap(nodes[i], nodes[rng.below(i + 1)]);
   std::vector<int> map(size);
   for (int r = 0; r < size; ++r) map[r] = nodes[r / c.machine.ranks_per_node];
+  return map;
+}
+
+// Every rank on a node drawn at random among the first size / (1..4) nodes of the machine: uneven counts per
+// node, empty nodes, and nodes holding one rank beside nodes holding several.
+std::vector<int> uneven_nodes(const Case& c, int size, int num_nodes) {
+  optiq::Rng rng(c.seed ^ 0x5EED);
+  const int used = std::max(1, std::min(num_nodes, size / static_cast<int>(1 + rng.below(4))));
+  std::vector<int> map(size);
+  for (int r = 0; r < size; ++r) map[r] = static_cast<int>(rng.below(used));
   return map;
 }
 
@@ -81,7 +95,8 @@ int num_nodes_of(const std::string& spec) {
 }
 
 struct Totals {
-  int cases = 0, retries = 0, calls = 0;
+  int cases = 0, retries = 0, calls = 0, aggregated_cases = 0;
+  unsigned long long aggregated_ops = 0;
   unsigned long long forwarded = 0, off_plan = 0, hits = 0;
   std::map<std::string, int> per_combo;
 };
@@ -104,7 +119,11 @@ void run_case(const Case& c, int index, int rank, int size, Checker& ck, Totals&
   if (c.shuffled_map) {
     map = shuffled_nodes(c, size, num_nodes_of(c.machine.topology));
     o.rank_to_node = map.data();
+  } else if (c.uneven_map) {
+    map = uneven_nodes(c, size, num_nodes_of(c.machine.topology));
+    o.rank_to_node = map.data();
   }
+  o.aggregate_node = c.aggregate;
   MPI_Datatype type = datatype_of(c.elem);
   if (type == MPI_DATATYPE_NULL) {
     MPI_Type_contiguous(c.elem / 2, MPI_SHORT, &type);
@@ -114,9 +133,10 @@ void run_case(const Case& c, int index, int rank, int size, Checker& ck, Totals&
   std::vector<unsigned char> sbuf, rbuf;
   char label[512];
   std::snprintf(label, sizeof label,
-                "case %d (%s rpn %d%s, %s, %s, chunk %zu, budget %zu, threshold %zu, queue %d, inflight %d, elem %d, "
+                "case %d (%s rpn %d%s%s%s, %s, %s, chunk %zu, budget %zu, threshold %zu, queue %d, inflight %d, elem %d, "
                 "%s, %d calls)",
                 index, c.machine.topology.c_str(), c.machine.ranks_per_node, c.shuffled_map ? " shuffled" : "",
+                c.uneven_map ? " uneven" : "", c.aggregate ? " aggregated" : "",
                 c.planner.c_str(), c.transport == OPTIQ_TRANSPORT_RMA ? "rma" : "p2p", c.chunk, c.budget,
                 c.threshold, c.queue, c.max_inflight, c.elem, c.nonblocking ? "ialltoallv" : "alltoallv", c.calls);
   if (std::getenv("OPTIQ_TEST_TRACE") && rank == 0) std::fprintf(stderr, "%s\n", label);
@@ -164,6 +184,10 @@ void run_case(const Case& c, int index, int rank, int size, Checker& ck, Totals&
     if (c.cache && c.calls > 1 && status == OPTIQ_SUCCESS)
       ck.expect(st.plan_cache_hits >= static_cast<unsigned long long>(c.calls - 1), "%s: %llu cache hits", label,
                 st.plan_cache_hits);
+    if (c.aggregate && status == OPTIQ_SUCCESS) ++totals.aggregated_cases;
+    ck.expect(c.aggregate || st.aggregated_operations == 0, "%s: %llu operations aggregated without the option",
+              label, st.aggregated_operations);
+    totals.aggregated_ops += st.aggregated_operations;
     totals.forwarded += st.forwarded_bytes;
     totals.off_plan += st.off_plan_bytes;
     totals.hits += st.plan_cache_hits;
@@ -203,11 +227,16 @@ int main(int argc, char** argv) {
     std::printf("%d ranks: %d randomized cases, %d calls, %d budget retries, %.1f s; forwarded %llu bytes, %llu off plan\n",
                 size, totals.cases, totals.calls, totals.retries, MPI_Wtime() - t0, forwarded, off_plan);
     for (const auto& [combo, n] : totals.per_combo) std::printf("  %-16s %d cases\n", combo.c_str(), n);
+    std::printf("  node aggregation: %d cases, %llu operations on rank 0\n", totals.aggregated_cases,
+                totals.aggregated_ops);
     std::printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
   }
+  // And node aggregation must have combined some pair of nodes' jobs.
+  const bool aggregated_some = totals.aggregated_ops > 0 || size < 2;
+  if (rank == 0 && !aggregated_some) std::printf("FAILED: no operation was aggregated\n");
   // Forwarding must really happen somewhere in a run of this size, or the test proves little.
   const bool forwarded_some = forwarded > 0 || size < 4;
   if (rank == 0 && !forwarded_some) std::printf("FAILED: no case forwarded any byte\n");
   MPI_Finalize();
-  return failures || !forwarded_some ? 1 : 0;
+  return failures || !forwarded_some || !aggregated_some ? 1 : 0;
 }

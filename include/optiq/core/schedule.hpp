@@ -71,6 +71,31 @@ std::vector<std::size_t> forwarding_points(const Legs& legs, NodeId src, const L
 std::vector<Flow> make_flows(const Network& topo, const RoutingModel& routing, const RankMap& placement,
                              const std::vector<RankJob>& jobs, const Plan& plan, const std::vector<bool>& planned);
 
+// Node aggregation: every job from a rank on node A to a rank on node B joins one transfer of
+// the pair, planned as one node-to-node job. The pair's stream is its jobs' bytes back to back
+// (in the order of `members`); each path share of the plan carries a stretch of that stream,
+// gathered at one rank of A, forwarded along the path and scattered from one rank of B, so
+// every hop is a chunk-sized copy and no rank holds more than its forwarding slots.
+struct NodePair {
+  NodeId src = 0, dst = 0;
+  Bytes bytes = 0;
+  std::vector<std::size_t> members;  // indices into the rank jobs, ascending
+};
+
+// The pairs of nodes between which `jobs` move bytes (rank jobs inside one node are left out),
+// ordered by (src, dst).
+std::vector<NodePair> node_pairs(const RankMap& placement, const std::vector<RankJob>& jobs);
+
+// The ranks that gather at a pair's source node and scatter at its destination node: spread
+// over each node's ranks by the other end, so that one rank does not carry a node's traffic.
+Rank gathering_rank(const RankMap& placement, NodeId src, NodeId dst);
+Rank scattering_rank(const RankMap& placement, NodeId src, NodeId dst);
+
+// Flows of the pair's jobs under `plan` (its node-to-node job, bytes == pair.bytes).
+void append_pair_flows(const Network& topo, const Legs& legs, const RankMap& placement,
+                       const std::vector<RankJob>& jobs, const NodePair& pair, const JobPlan& plan,
+                       std::vector<Flow>* flows);
+
 // Scheduling knobs that shape chunks and slots.
 struct ScheduleOptions {
   Bytes chunk = 0;                   // 0: automatic (see choose_chunks)
@@ -155,6 +180,12 @@ struct RankSchedule {
   // The time the whole operation's plan promises (its fluid prediction), the same on every
   // rank; the engine paces this rank's own chunks to it. 0: nothing forwards, or unknown.
   double planned_seconds = 0;
+  // The whole operation's time in the planner's model (planned paths and direct jobs alike),
+  // the same on every rank; 0 when nothing crosses the network.
+  double predicted_seconds = 0;
+  // Pairs of nodes whose rank jobs moved as one planned transfer (node aggregation), the same
+  // on every rank; 0: each rank job was planned on its own.
+  std::uint64_t aggregated_pairs = 0;
 };
 
 // Chunk size per flow. Explicit: the same for every flow. Automatic: when no flow forwards,

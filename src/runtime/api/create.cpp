@@ -58,6 +58,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   s.paths_per_job = o.paths_per_job;
   s.direct_threshold = o.direct_threshold_bytes;
   s.min_gain = o.min_gain;
+  s.aggregate_node = o.aggregate_node != 0;
   s.schedule.chunk = o.chunk_bytes;
   s.schedule.budget = o.forward_budget_bytes;
   s.copy_bandwidth = rt::simulated_copy_bandwidth();

@@ -35,6 +35,8 @@ bool progress(optiq_request* req, bool may_block) {
   const EngineStats& e = req->engine->stats();
   optiq_stats& s = ctx->stats;
   ++s.operations;
+  if (req->schedule->aggregated_pairs > 0) ++s.aggregated_operations;
+  s.predicted_seconds = req->schedule->predicted_seconds;
   s.injected_bytes += e.injected_bytes;
   s.forwarded_bytes += e.forwarded_bytes;
   s.forwarded_chunks += e.forwarded_chunks;

@@ -7,6 +7,7 @@
 #include "optiq/core/bytes.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/fallback.hpp"
+#include "optiq/core/legs.hpp"
 #include "optiq/core/metrics.hpp"
 #include "optiq/optiq.h"
 #include "optiq/core/plan_io.hpp"
@@ -34,9 +35,17 @@ double promised_seconds(const PlanningSetup& setup, const Plan& plan) {
   return seconds;
 }
 
+// The whole operation's predicted time: the plan's paths, and the default route of each job
+// that goes directly from node to node.
+double whole_prediction(const PlanningSetup& setup, Plan plan, const std::vector<Job>& direct) {
+  if (!direct.empty())
+    for (JobPlan& jp : plan_default(*setup.topo, *setup.routing, direct).jobs) plan.jobs.push_back(std::move(jp));
+  plan.seconds = 0;
+  return promised_seconds(setup, plan);
+}
+
 std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::vector<RankJob>& jobs,
-                                         const Plan& plan, const std::vector<bool>& planned) {
-  const auto flows = make_flows(*setup.topo, *setup.routing, *setup.placement, jobs, plan, planned);
+                                         const std::vector<Flow>& flows, const Plan& plan, double predicted) {
   std::vector<RankSchedule> schedules;
   try {
     schedules = build_schedules(jobs, flows, setup.placement->num_ranks(), setup.schedule);
@@ -48,6 +57,97 @@ std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::
     const double seconds = promised_seconds(setup, plan);
     for (RankSchedule& s : schedules) s.planned_seconds = seconds;
   }
+  for (RankSchedule& s : schedules) s.predicted_seconds = predicted;
+  return schedules;
+}
+
+// The planner's plan of node_jobs, or the default route's where the plan gains less than
+// setup.min_gain over it.
+Plan plan_node_jobs(const PlanningSetup& setup, const std::vector<Job>& node_jobs, Bytes largest) {
+  PlannerOptions po;
+  po.k = setup.paths_per_job;
+  // heu2 hands out bytes a unit at a time: fine enough to split every job (at most 64 units
+  // per job) and never finer than the chunk the runtime will send.
+  const Bytes floor_unit = setup.schedule.chunk > 0 ? setup.schedule.chunk : Bytes(4096);
+  po.heu2_chunk = std::max(floor_unit, (largest + 63) / 64);
+  Plan made;
+  try {
+    made = make_plan(setup.planner, *setup.topo, *setup.routing, node_jobs, po).plan;
+  } catch (const Error& e) {
+    throw Failure(OPTIQ_ERR_PLANNER, "planner '" + setup.planner + "': " + e.what());
+  }
+  made.seconds = 0;  // the promise is this context's model's, copy rate included (promised_seconds)
+  if (setup.planner != "default" && setup.min_gain > 0) {
+    Plan route = plan_default(*setup.topo, *setup.routing, node_jobs);
+    if (!plan_gains_enough(promised_seconds(setup, made), promised_seconds(setup, route), setup.min_gain))
+      return route;
+  }
+  return made;
+}
+
+// Each rank job planned as a job between its nodes.
+std::vector<RankSchedule> schedule_each(const PlanningSetup& setup, const std::vector<RankJob>& jobs) {
+  const RankMap& pl = *setup.placement;
+  std::vector<bool> planned(jobs.size(), false);
+  std::vector<Job> node_jobs;
+  Bytes largest = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const RankJob& j = jobs[i];
+    planned[i] = j.bytes > 0 && j.bytes >= setup.direct_threshold && pl.node_of(j.src) != pl.node_of(j.dst);
+    if (planned[i]) {
+      node_jobs.push_back({pl.node_of(j.src), pl.node_of(j.dst), j.bytes});
+      largest = std::max(largest, j.bytes);
+    }
+  }
+  Plan plan{setup.topo->spec(), setup.routing->name(), setup.planner, {}};
+  for (const RankJob& j : jobs) plan.jobs.push_back({{pl.node_of(j.src), pl.node_of(j.dst), j.bytes}, {}});
+  if (!node_jobs.empty()) {
+    Plan made = plan_node_jobs(setup, node_jobs, largest);
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < jobs.size(); ++i)
+      if (planned[i]) plan.jobs[i] = std::move(made.jobs[k++]);
+  }
+  std::vector<Job> direct;
+  for (std::size_t i = 0; i < jobs.size(); ++i)
+    if (!planned[i] && jobs[i].bytes > 0 && plan.jobs[i].job.src != plan.jobs[i].job.dst) direct.push_back(plan.jobs[i].job);
+  const auto flows = make_flows(*setup.topo, *setup.routing, pl, jobs, plan, planned);
+  return schedule_flows(setup, jobs, flows, plan, whole_prediction(setup, plan, direct));
+}
+
+// Node aggregation: one planned transfer per pair of nodes whose jobs reach the threshold
+// together; the other jobs go directly.
+std::vector<RankSchedule> schedule_aggregated(const PlanningSetup& setup, const std::vector<RankJob>& jobs) {
+  const RankMap& pl = *setup.placement;
+  std::vector<NodePair> pairs = node_pairs(pl, jobs);
+  std::vector<bool> combined(jobs.size(), false);
+  std::vector<NodePair> planned;
+  std::vector<Job> node_jobs;
+  Bytes largest = 0;
+  for (NodePair& p : pairs) {
+    if (p.bytes < setup.direct_threshold) continue;
+    for (std::size_t i : p.members) combined[i] = true;
+    node_jobs.push_back({p.src, p.dst, p.bytes});
+    largest = std::max(largest, p.bytes);
+    planned.push_back(std::move(p));
+  }
+  std::vector<Flow> flows;
+  std::vector<Job> direct;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    const RankJob& j = jobs[i];
+    if (j.bytes == 0 || combined[i]) continue;
+    if (pl.node_of(j.src) != pl.node_of(j.dst)) direct.push_back({pl.node_of(j.src), pl.node_of(j.dst), j.bytes});
+    flows.push_back({i, j.offset, j.bytes, j.src == j.dst ? std::vector<Rank>{j.src} : std::vector<Rank>{j.src, j.dst},
+                     false});
+  }
+  Plan plan{setup.topo->spec(), setup.routing->name(), setup.planner, {}};
+  if (!node_jobs.empty()) {
+    plan = plan_node_jobs(setup, node_jobs, largest);
+    const Legs legs(*setup.topo, *setup.routing);
+    for (std::size_t k = 0; k < planned.size(); ++k)
+      append_pair_flows(*setup.topo, legs, pl, jobs, planned[k], plan.jobs[k], &flows);
+  }
+  auto schedules = schedule_flows(setup, jobs, flows, plan, whole_prediction(setup, plan, direct));
+  for (RankSchedule& s : schedules) s.aggregated_pairs = planned.size();
   return schedules;
 }
 
@@ -79,47 +179,7 @@ std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& se
 }
 
 std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::vector<RankJob>& jobs) {
-  const RankMap& pl = *setup.placement;
-  std::vector<bool> planned(jobs.size(), false);
-  std::vector<Job> node_jobs;
-  Bytes largest = 0;
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    const RankJob& j = jobs[i];
-    planned[i] = j.bytes > 0 && j.bytes >= setup.direct_threshold && pl.node_of(j.src) != pl.node_of(j.dst);
-    if (planned[i]) {
-      node_jobs.push_back({pl.node_of(j.src), pl.node_of(j.dst), j.bytes});
-      largest = std::max(largest, j.bytes);
-    }
-  }
-  Plan plan{setup.topo->spec(), setup.routing->name(), setup.planner, {}};
-  for (const RankJob& j : jobs) plan.jobs.push_back({{pl.node_of(j.src), pl.node_of(j.dst), j.bytes}, {}});
-  if (!node_jobs.empty()) {
-    PlannerOptions po;
-    po.k = setup.paths_per_job;
-    // heu2 hands out bytes a unit at a time: fine enough to split every job (at most 64 units
-    // per job) and never finer than the chunk the runtime will send.
-    const Bytes floor_unit = setup.schedule.chunk > 0 ? setup.schedule.chunk : Bytes(4096);
-    po.heu2_chunk = std::max(floor_unit, (largest + 63) / 64);
-    Plan made;
-    try {
-      made = make_plan(setup.planner, *setup.topo, *setup.routing, node_jobs, po).plan;
-    } catch (const Error& e) {
-      throw Failure(OPTIQ_ERR_PLANNER, "planner '" + setup.planner + "': " + e.what());
-    }
-    std::size_t k = 0;
-    for (std::size_t i = 0; i < jobs.size(); ++i)
-      if (planned[i]) plan.jobs[i] = std::move(made.jobs[k++]);
-    if (setup.planner != "default" && setup.min_gain > 0) {
-      Plan fallback = plan;
-      Plan route = plan_default(*setup.topo, *setup.routing, node_jobs);
-      k = 0;
-      for (std::size_t i = 0; i < jobs.size(); ++i)
-        if (planned[i]) fallback.jobs[i] = std::move(route.jobs[k++]);
-      if (!plan_gains_enough(promised_seconds(setup, plan), promised_seconds(setup, fallback), setup.min_gain))
-        plan = std::move(fallback);
-    }
-  }
-  return schedule_flows(setup, jobs, plan, planned);
+  return setup.aggregate_node ? schedule_aggregated(setup, jobs) : schedule_each(setup, jobs);
 }
 
 std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const std::string& path) {
@@ -155,7 +215,9 @@ std::vector<RankSchedule> schedule_plan_file(const PlanningSetup& setup, const s
                                           std::to_string(kMaxRankBytes) + " (128 TiB) a rank may move in one plan");
     }
   }
-  return schedule_flows(setup, jobs, plan, std::vector<bool>(jobs.size(), true));
+  const std::vector<bool> planned(jobs.size(), true);
+  return schedule_flows(setup, jobs, make_flows(*setup.topo, *setup.routing, pl, jobs, plan, planned), plan,
+                        promised_seconds(setup, plan));
 }
 
 }  // namespace optiq::rt

@@ -16,6 +16,7 @@ struct PlanningSetup {
   int paths_per_job = 0;  // optiq_options.paths_per_job
   Bytes direct_threshold = 0;
   double min_gain = 0;  // see optiq_options.min_gain
+  bool aggregate_node = false;  // optiq_options.aggregate_node: one planned transfer per pair of nodes
   ScheduleOptions schedule;
   // Bytes/s a forwarder copies at, when known (0: unknown): the time a plan promises counts
   // its busiest copier. Under SMPI, the simulated copy rate.
@@ -27,8 +28,8 @@ struct PlanningSetup {
 std::vector<RankJob> match_pattern(const std::vector<std::vector<PeerBytes>>& sends,
                                    const std::vector<std::vector<PeerBytes>>& recvs);
 
-// Plans the jobs (those at or above the direct threshold between different nodes) and
-// schedules all of them.
+// Plans the jobs (those at or above the direct threshold between different nodes; with node
+// aggregation, the pairs of nodes whose jobs add up to the threshold) and schedules all of them.
 std::vector<RankSchedule> schedule_jobs(const PlanningSetup& setup, const std::vector<RankJob>& jobs);
 
 // Reads, checks and schedules a plan file made for this topology and placement.

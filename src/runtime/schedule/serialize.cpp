@@ -12,7 +12,7 @@ namespace optiq {
 namespace {
 
 constexpr std::uint32_t kMagic = 0x6f707173;  // "opqs"
-constexpr std::uint32_t kVersion = 2;
+constexpr std::uint32_t kVersion = 3;
 
 // Each record field by field: copying whole structs would copy their padding, which holds
 // whatever was in memory and makes equal schedules serialise differently.
@@ -113,6 +113,8 @@ std::string serialize(const RankSchedule& s) {
   w.put_vector(s.recv_bytes);
   w.put(s.off_plan_bytes);
   w.put(s.planned_seconds);
+  w.put(s.predicted_seconds);
+  w.put(s.aggregated_pairs);
   return w.take();
 }
 
@@ -134,6 +136,10 @@ RankSchedule deserialize_schedule(const std::string& bytes) {
   s.recv_bytes = r.get_vector<PeerBytes>();
   s.off_plan_bytes = r.get<Bytes>();
   s.planned_seconds = r.get<double>();
+  s.predicted_seconds = r.get<double>();
+  if (!(s.predicted_seconds >= 0) || s.predicted_seconds == std::numeric_limits<double>::infinity())
+    throw Error("a schedule's predicted time is not a finite number of seconds");
+  s.aggregated_pairs = r.get<std::uint64_t>();
   if (!(s.planned_seconds >= 0) || s.planned_seconds == std::numeric_limits<double>::infinity())
     throw Error("a schedule's planned time is not a finite number of seconds");
   if (!r.done()) throw Error("trailing bytes after a schedule");
