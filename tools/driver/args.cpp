@@ -11,6 +11,7 @@ void describe(CLI::App& app, Args& a) {
   app.add_option("--topology", a.topology, "the topology spec, e.g. torus:2x2x2")->required();
   app.add_option("--pattern", a.pattern, "alltoall, shift, or a core pattern name");
   app.add_option("--plan", a.plan, "a plan file instead of a pattern and planner");
+  app.add_option("--requests", a.requests, "SRC DST BYTES lines between ranks instead of a pattern");
   app.add_option("--bytes", a.bytes, "bytes per message, or a size law of optiq's");
   for (auto [flag, field] : {std::pair{"--sources", &a.sources}, {"--dests", &a.dests},
                              {"--start-src", &a.start_src}, {"--start-dst", &a.start_dst}})
@@ -35,6 +36,7 @@ Args parse_args(int argc, char** argv) {
   CLI::App app{"The benchmark and verification driver behind `optiq run`.", "optiq-driver"};
   describe(app, a);
   tools::parse_command_line(app, argc, argv);
+  if (!a.plan.empty() && !a.requests.empty()) throw Error("--plan and --requests both name the exchange; give one");
   if (a.agreement_baseline && !a.only.empty()) throw Error("--agreement-baseline times both; drop --only");
 #ifndef OPTIQ_SMPI
   if (a.shared_buffers) throw Error("--shared-buffers needs the SimGrid SMPI build of the driver");

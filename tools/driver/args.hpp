@@ -12,6 +12,7 @@ struct Args {
   std::string topology;
   std::string pattern = "alltoall";  // alltoall, shift, or a core pattern name
   std::string plan;                  // a plan file instead of a pattern and planner
+  std::string requests;              // "src dst bytes" lines between ranks instead of a pattern
   std::string bytes = "1MiB";
   int sources = -1, dests = -1, start_src = -1, start_dst = -1;
   std::uint64_t seed = 0;

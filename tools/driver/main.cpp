@@ -50,6 +50,7 @@ std::vector<int> io_rank_map(const std::string& topology, int ranks_per_node, in
 
 // The exchange to move: a loaded plan's counts, or the pattern's. Throws optiq::Error.
 Workload load_workload(const Args& args, OptiqCall& optiq, int rank, int size, MPI_Comm job_comm) {
+  if (!args.requests.empty()) return requests_workload(args.requests, rank, size);
   if (args.plan.empty()) return pattern_workload(args, rank, size);
   if (optiq_plan_load(optiq.ctx, args.plan.c_str(), &optiq.plan) != OPTIQ_SUCCESS)
     throw Error(optiq_error_string(optiq.ctx));

@@ -34,7 +34,8 @@ double gbps(const json::Ordered& seconds, std::uint64_t bytes) {
 json::Ordered settings(const Args& args, const optiq_options& o, int size) {
   json::Ordered doc = {{"topology", args.topology}, {"ranks", size}, {"ranks_per_node", o.ranks_per_node}};
   if (args.plan.empty()) {
-    doc["pattern"] = args.pattern;
+    if (args.requests.empty()) doc["pattern"] = args.pattern;
+    else doc["requests"] = args.requests;
     doc["planner"] = o.planner;
   } else {
     doc["plan"] = args.plan;
@@ -46,6 +47,7 @@ json::Ordered settings(const Args& args, const optiq_options& o, int size) {
   doc["chunk"] = o.chunk_bytes;
   doc["budget"] = o.forward_budget_bytes;
   doc["threshold"] = o.direct_threshold_bytes;
+  doc["aggregate_node"] = o.aggregate_node != 0;
   return doc;
 }
 
@@ -90,6 +92,8 @@ int report(const Args& args, const optiq_options& o, const Workload& w, const Ti
     if (!nodes.empty()) doc["rank_nodes"] = nodes;
     doc["held_bytes_peak"] = held;
     doc["slot_bytes_lent"] = lent;
+    doc["predicted_seconds"] = st.predicted_seconds;
+    doc["aggregated_operations"] = st.aggregated_operations;
     doc["plans_made"] = st.plans_made;
     doc["plan_cache_hits"] = st.plan_cache_hits;
     tools::print_document(doc);

@@ -23,6 +23,21 @@ void lay_out(const std::vector<std::uint64_t>& bytes, std::vector<int>* counts, 
   *total = at;
 }
 
+// Every rank's counts and displacements from the whole exchange's jobs (a pair named twice adds up).
+Workload jobs_workload(const std::vector<Job>& jobs, int rank, int size) {
+  std::vector<std::uint64_t> out(size, 0), in(size, 0);
+  Workload w;
+  for (const Job& j : jobs) {
+    if (j.src == rank) out[j.dst] += j.bytes;
+    if (j.dst == rank) in[j.src] += j.bytes;
+    w.total_bytes += j.bytes;
+    if (j.bytes > 0) ++w.pairs;
+  }
+  lay_out(out, &w.sendcounts, &w.sdispls, &w.send_bytes);
+  lay_out(in, &w.recvcounts, &w.rdispls, &w.recv_bytes);
+  return w;
+}
+
 }  // namespace
 
 Workload pattern_workload(const Args& args, int rank, int size) {
@@ -42,18 +57,11 @@ Workload pattern_workload(const Args& args, int rank, int size) {
     po.seed = args.seed;
     pairs = named_pattern(args.pattern, po);
   }
-  const std::vector<Job> jobs = assign_sizes(pairs, args.bytes, args.seed);
-  std::vector<std::uint64_t> out(size, 0), in(size, 0);
-  Workload w;
-  for (const Job& j : jobs) {
-    if (j.src == rank) out[j.dst] += j.bytes;
-    if (j.dst == rank) in[j.src] += j.bytes;
-    w.total_bytes += j.bytes;
-    if (j.bytes > 0) ++w.pairs;
-  }
-  lay_out(out, &w.sendcounts, &w.sdispls, &w.send_bytes);
-  lay_out(in, &w.recvcounts, &w.rdispls, &w.recv_bytes);
-  return w;
+  return jobs_workload(assign_sizes(pairs, args.bytes, args.seed), rank, size);
+}
+
+Workload requests_workload(const std::string& path, int rank, int size) {
+  return jobs_workload(read_requests(path, size), rank, size);
 }
 
 Workload counts_workload(const std::vector<long long>& sendbytes, const std::vector<long long>& recvbytes) {

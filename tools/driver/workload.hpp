@@ -19,6 +19,8 @@ struct Workload {
 
 // Every rank derives the whole pattern from the same arguments and seed, keeping its own part.
 Workload pattern_workload(const Args& args, int rank, int size);
+// A request file's jobs between ranks (pairs named twice add up). Throws optiq::Error.
+Workload requests_workload(const std::string& path, int rank, int size);
 // From per-peer byte counts (a plan file's); totals are summed by the caller.
 Workload counts_workload(const std::vector<long long>& sendbytes, const std::vector<long long>& recvbytes);
 

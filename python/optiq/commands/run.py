@@ -10,7 +10,7 @@ from .. import _core
 from ..failure import run_json_program
 from .. import options
 from ..argtypes import DRIVER_SEED_MAX, integer, size_spec
-from ..textfile import decode_text
+from ..textfile import decode_text, read_requests
 from ..workload import add_count_arguments, pattern_counts
 from .common import (NP_MAX, REPEATS_MAX, add_launch_arguments, add_runtime_arguments, bundled_program,
                      launch_and_report, launcher, runtime_values)
@@ -22,6 +22,8 @@ EXAMPLES = """examples:
             --planner heu1 --transport rma --chunk 4KiB --iterations 10
   optiq run --np 16 --topology torus:4x4 --pattern disjoint --sources 2 --dests 8 --bytes 4MiB
   optiq run --np 8 --topology torus:2x2x2 --plan plan.json      # a plan made by 'optiq plan --out'
+  optiq workload cesm --coupling ocn --topology torus:4x4 --ranks-per-node 4 --by rank --out ocn.txt
+  optiq run --np 64 --topology torus:4x4 --ranks-per-node 4 --requests ocn.txt --aggregate-node
 
 The driver program (optiq-driver) fills every message with bytes computed from its source,
 destination and offset, runs MPI_Alltoallv and optiq alternately on the same buffers, and checks
@@ -54,6 +56,9 @@ def register(subparsers) -> None:
                           "rank r to r + N/2, or the planning core's patterns over the N ranks "
                           "(default: %(default)s)")
     src.add_argument("--plan", metavar="FILE", help="execute this plan file instead (optiq plan --out)")
+    src.add_argument("--requests", metavar="FILE",
+                     help="move these jobs instead: 'SRC DST BYTES' lines between ranks 0..N-1 (pairs named twice "
+                          "add up), e.g. from 'optiq workload cesm --by rank'")
     pat.add_argument("--bytes", type=size_spec, default="1MiB", metavar="SIZE",
                      help="bytes per message: 1MiB, 64KiB, uniform:LO:HI, pareto:ALPHA:MIN[:MAX] (default: %(default)s)")
     add_count_arguments(pat, seed_max=DRIVER_SEED_MAX, members="ranks")
@@ -85,6 +90,9 @@ def check_arguments(args) -> None:
                           f"({network.num_endpoints * args.ranks_per_node})")
     if args.plan:
         return
+    if args.requests:
+        read_requests(args.requests, args.np)
+        return
     known = PATTERNS + tuple(_core.pattern_names())
     if args.pattern not in known:
         raise _core.Error(f"unknown pattern '{args.pattern}' (known: {', '.join(known)})")
@@ -108,7 +116,16 @@ def plan_for_driver(path: str, tmp: str) -> str:
     return str(copy)
 
 
-def driver_arguments(args, plan_file: str | None = None) -> list[str]:
+def requests_for_driver(path: str, np: int, tmp: str) -> str:
+    """The jobs of a request file (checked against ``np`` ranks), written for the driver as plain
+    UTF-8 "src dst bytes" lines in ``tmp``."""
+    jobs = read_requests(path, np)
+    copy = Path(tmp) / "requests.txt"
+    copy.write_text("".join(f"{j.src} {j.dst} {j.bytes}\n" for j in jobs), encoding="utf-8")
+    return str(copy)
+
+
+def driver_arguments(args, plan_file: str | None = None, requests_file: str | None = None) -> list[str]:
     """The driver's command line: the runtime's options through their records (optiq.options),
     then the measurement and the exchange."""
     runtime = runtime_values(args)
@@ -120,6 +137,8 @@ def driver_arguments(args, plan_file: str | None = None) -> list[str]:
         out.append("--agreement-baseline")
     if plan_file:
         return out + ["--plan", plan_file]
+    if requests_file:
+        return out + ["--requests", requests_file]
     out += ["--pattern", args.pattern, "--bytes", args.bytes, "--seed", str(args.seed)]
     if args.pattern not in PATTERNS:
         sources, dests = pattern_counts(args.np, args.sources, args.dests)
@@ -135,10 +154,13 @@ def launch(args) -> dict:
     check_arguments(args)
     with tempfile.TemporaryDirectory(prefix="optiq-run-") as tmp:
         plan_file = plan_for_driver(args.plan, tmp) if args.plan else None
-        cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args, plan_file)
+        requests_file = requests_for_driver(args.requests, args.np, tmp) if args.requests else None
+        cmd = launcher(args.mpirun, args.np) + [str(driver_path())] + driver_arguments(args, plan_file, requests_file)
         result = run_json_program(cmd, args.timeout, "the MPI job", "optiq-driver")
     if args.plan:
         result["plan"] = args.plan
+    if args.requests:
+        result["requests"] = args.requests
     return result
 
 
@@ -147,7 +169,12 @@ def milliseconds(summary: dict) -> str:
 
 
 def report(r: dict) -> None:
-    what = f"plan {r['plan']}" if "plan" in r else f"pattern {r['pattern']}, planner {r['planner']}"
+    if "plan" in r:
+        what = f"plan {r['plan']}"
+    else:
+        what = f"{'requests ' + r['requests'] if 'requests' in r else 'pattern ' + r['pattern']}, planner {r['planner']}"
+        if r.get("aggregate_node"):
+            what += f", node aggregation ({r['aggregated_operations']} calls aggregated)"
     print(f"{r['ranks']} ranks on {r['topology']} ({r['ranks_per_node']} per node), {what}, "
           f"transport {r['transport']}")
     calls = r["iterations"] + r["warmup"]
