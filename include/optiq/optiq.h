@@ -64,6 +64,10 @@ typedef struct optiq_stats {
   unsigned long long early_starts_withdrawn; /* early starts the agreement undid (a peer's part changed) */
   double predicted_seconds;              /* last: the operation's time in the planner's model (its paths and
                                            the default route of direct messages; 0 if nothing crosses nodes) */
+  unsigned long long planned_jobs;       /* last: jobs its plan routed (rank pairs, or pairs of nodes under
+                                           aggregation; direct messages not counted) */
+  unsigned long long planned_paths;      /* last: paths of those jobs that carry bytes */
+  unsigned long long most_paths;         /* last: the most paths of one job */
   unsigned long long aggregated_operations; /* operations whose rank jobs moved as one transfer per pair
                                            of nodes (optiq_options.aggregate_node) */
   int node;                             /* the network vertex this rank runs on (placement: rank_placement) */

@@ -175,3 +175,60 @@ def test_tiny_aggregation_buffers_warn_once_and_still_store_every_byte(tmp_path)
     assert r["identical"] is True  # the file equals MPI-IO's, byte for byte
     warnings = [line for line in proc.stderr.splitlines() if line.startswith("optiq: warning: ")]
     assert len(warnings) == 1 and "aggregation buffers of 1 bytes" in warnings[0]
+
+
+def cesm_requests(tmp_path, coupling, topology, rpn, direction="to-cpl"):
+    out = tmp_path / f"{coupling}.txt"
+    optiq("workload", "cesm", "--coupling", coupling, "--direction", direction, "--topology", topology,
+          "--ranks-per-node", str(rpn), "--by", "rank", "--out", str(out))
+    return out
+
+
+@pytest.mark.parametrize("coupling,direction,transport", [
+    ("lnd", "to-cpl", "p2p"), ("ocn", "from-cpl", "rma"), ("atm", "to-cpl", "rma"), ("ice", "from-cpl", "p2p")])
+def test_cesm_exchanges_arrive_whole_with_and_without_node_aggregation(tmp_path, coupling, direction, transport):
+    """The generator's small instances, rank pairs on and across nodes, every byte checked in each
+    of the warm-up and timed calls; aggregation combines every call, and only when asked."""
+    requests = cesm_requests(tmp_path, coupling, "torus:2x4", 2, direction)
+    common = ("run", "--np", "16", "--topology", "torus:2x4", "--ranks-per-node", "2", "--requests", str(requests),
+              "--planner", "heu2", "--transport", transport, "--min-gain", "0", "--iterations", "2", "--json")
+    plain = json.loads(optiq(*common).stdout)
+    aggregated = json.loads(optiq(*common, "--aggregate-node").stdout)
+    for r in (plain, aggregated):
+        assert r["verified"] is True and r["requests"] == str(requests)
+        assert r["predicted_seconds"] > 0 and r["planned_paths"] >= r["planned_jobs"] > 0
+    assert plain["aggregated_operations"] == 0 and aggregated["aggregated_operations"] == 3
+    assert aggregated["aggregate_node"] is True and plain["aggregate_node"] is False
+    assert aggregated["planned_jobs"] < plain["planned_jobs"]  # one job per pair of nodes
+
+
+@pytest.mark.parametrize("np_,rpn", [(7, 2), (10, 4), (5, 3)])
+def test_uneven_nodes_empty_ranks_and_own_node_pairs_aggregate_exactly(tmp_path, np_, rpn):
+    """Block placement leaves the last node short; some ranks send nothing, some only to their own
+    node, one pair is named twice."""
+    import random
+    rng = random.Random(np_ * 100 + rpn)
+    lines = []
+    for s in range(np_ - 1):  # the last rank sends nothing
+        for d in range(np_):
+            if rng.random() < 0.5:
+                lines.append(f"{s} {d} {rng.choice([1, 999, 20000, 70001])}")
+    lines += [f"0 {np_ - 1} 33333", f"0 {np_ - 1} 44444", "1 0 5000"]  # rank 1 and 0 share a node
+    requests = tmp_path / "jobs.txt"
+    requests.write_text("\n".join(lines) + "\n")
+    nodes = (np_ + rpn - 1) // rpn
+    topology = f"torus:{max(nodes, 2)}"
+    for transport in ("p2p", "rma"):
+        r = json.loads(optiq("run", "--np", str(np_), "--topology", topology, "--ranks-per-node", str(rpn),
+                             "--requests", str(requests), "--transport", transport, "--planner", "mcf",
+                             "--min-gain", "0", "--direct-threshold", "0", "--aggregate-node", "--chunk", "4KiB",
+                             "--iterations", "2", "--json").stdout)
+        assert r["verified"] is True and r["aggregated_operations"] == 3, r
+
+
+def test_bad_request_files_for_run_exit_2_with_one_line(tmp_path):
+    requests = tmp_path / "jobs.txt"
+    requests.write_text("0 1 100\n3 9 100\n")
+    proc = optiq("run", "--np", "4", "--topology", "torus:2x2", "--requests", str(requests), check=False)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "jobs.txt:2" in proc.stderr

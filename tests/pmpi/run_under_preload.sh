@@ -3,15 +3,18 @@
 #
 #   run_under_preload.sh --lib liboptiq_pmpi.so --np 8 [--planner mcf] [--transport p2p]
 #                        [--topology SPEC] [--expect "alltoallv=8 passed=4 ..."] [--expect-line REGEX]
+#                        [--env NAME=VALUE ...]
 #                        -- PROGRAM ARGS...
 #
 # The topology defaults to a 2-ary torus with one node per rank (torus:2x2x2 for 8 ranks).
 # --expect names counters of the summary line ("optiq: summary taken=... passed=...") that must
 # have exactly these values; without it, at least one call must have been taken. --expect-line:
 # some line optiq writes (grep -E) must match, e.g. the reason calls were passed. The program's
-# own exit status must be 0. Exit status 1 with one line on failure.
+# own exit status must be 0. --env (repeatable) sets one more variable for every rank, e.g.
+# OPTIQ_AGGREGATE_NODE=1. Exit status 1 with one line on failure.
 set -euo pipefail
 lib= np= planner=mcf transport=p2p topology= expect= expect_line=
+extra=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --lib) lib=$2; shift 2 ;;
@@ -21,6 +24,7 @@ while [ $# -gt 0 ]; do
     --topology) topology=$2; shift 2 ;;
     --expect) expect=$2; shift 2 ;;
     --expect-line) expect_line=$2; shift 2 ;;
+    --env) extra+=(-x "$2"); shift 2 ;;
     --) shift; break ;;
     *) echo "run_under_preload.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -33,7 +37,7 @@ err=$(mktemp)
 trap 'rm -f "$err"' EXIT
 status=0
 mpirun -np "$np" -x LD_PRELOAD="$lib" -x OPTIQ_TOPOLOGY="$topology" -x OPTIQ_PLANNER="$planner" \
-  -x OPTIQ_TRANSPORT="$transport" -x OPTIQ_VERBOSE=1 "$@" 2>"$err" || status=$?
+  -x OPTIQ_TRANSPORT="$transport" -x OPTIQ_VERBOSE=1 ${extra[@]+"${extra[@]}"} "$@" 2>"$err" || status=$?
 grep '^optiq:' "$err" >&2 || true
 where="$np ranks, $planner, $transport"
 if [ "$status" -ne 0 ]; then

@@ -94,6 +94,9 @@ int report(const Args& args, const optiq_options& o, const Workload& w, const Ti
     doc["slot_bytes_lent"] = lent;
     doc["predicted_seconds"] = st.predicted_seconds;
     doc["aggregated_operations"] = st.aggregated_operations;
+    doc["planned_jobs"] = st.planned_jobs;
+    doc["planned_paths"] = st.planned_paths;
+    doc["most_paths"] = st.most_paths;
     doc["plans_made"] = st.plans_made;
     doc["plan_cache_hits"] = st.plan_cache_hits;
     tools::print_document(doc);

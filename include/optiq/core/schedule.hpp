@@ -186,6 +186,9 @@ struct RankSchedule {
   // Pairs of nodes whose rank jobs moved as one planned transfer (node aggregation), the same
   // on every rank; 0: each rank job was planned on its own.
   std::uint64_t aggregated_pairs = 0;
+  // The plan's shape, the same on every rank: jobs planned (rank pairs, or pairs of nodes under
+  // aggregation), the paths that carry bytes, and the most paths of one job.
+  std::uint64_t planned_jobs = 0, planned_paths = 0, most_paths = 0;
 };
 
 // Chunk size per flow. Explicit: the same for every flow. Automatic: when no flow forwards,

@@ -8,12 +8,14 @@ from ..evaluate import check_planner_names
 from ..progress import Progress
 from ..simulation.background import Background
 from ..simulation.experiment import MPI, Setup, simulate
+from ..simulation.ranks import simulate_ranks
 from ..workload import PATTERN_HELP, PATTERN_RULE, add_count_arguments, add_hot_factor_argument, pattern_names
 from .common import REPEATS_MAX, add_planner_arguments, add_runtime_arguments, planner_list, planner_options, print_json
 from .. import _core
 
-# Runtime options a simulation sets itself: plans come from files made here (the planner list,
-# --routing and min-gain act on them), and every rank is one node.
+# Runtime options a simulation sets itself: the planner list and --routing choose what plans,
+# and every call after the first repeats its pattern (ranks-per-node is read apart: above 1, or
+# with node aggregation, the request file names ranks and the simulated runtime plans).
 NOT_SIMULATED = ("planner", "routing", "ranks-per-node", "plan-cache")
 
 EXAMPLES = """examples:
@@ -25,6 +27,8 @@ EXAMPLES = """examples:
   optiq simulate --topology torus:4x4x4 --requests jobs.txt --planner default,mcf
   optiq simulate --topology 'fattree:2;4,4;1,4;1,1' --pattern random --bytes 1MiB --planner default,mcf
   optiq simulate --topology 'dragonfly:4,1;2,1;4,1;2' --routing minimal --bytes 1MiB --planner default,mcf
+  optiq workload cesm --coupling ocn --topology mira:512 --by rank --out ocn.txt
+  optiq simulate --topology mira:512 --requests ocn.txt --ranks-per-node 4 --aggregate-node --planner heu2,mcf
 
 The simulated machine is SimGrid's torus with the topology's shape: routes follow the core's
 'simgrid' model (dimension order of BG/Q, SimGrid's tie rule; see docs/simulation.md), size-2
@@ -39,6 +43,12 @@ fluid prediction (busiest link / bandwidth) and the wall-clock cost of each simu
 Each planner plans once, here; the simulation executes exactly that plan from a plan file and
 the prediction is that file's (--plans-dir keeps the files; the MPI baseline moves the jobs of
 default.json). A simulation needs at least 2 nodes.
+
+With --ranks-per-node above 1 (or --aggregate-node) the request file names ranks instead, R on
+each node (rank r on the (r // R)-th endpoint), and each planner plans inside the simulated
+application as the runtime does on its first call, from the rank pairs (or, with
+--aggregate-node, from the pairs of nodes); the prediction is the runtime's own, of the plan it
+made, and the MPI baseline's is the default route's.
 """
 
 
@@ -69,6 +79,8 @@ def register(subparsers) -> None:
     add_hot_factor_argument(pat)
     add_planner_arguments(p, default="default,heu1,heu2,mcf")
     add_runtime_arguments(p, skip=NOT_SIMULATED)
+    options.add_arguments(p.add_argument_group("ranks"), "runtime", names=("ranks-per-node",),
+                          extra_help={"ranks-per-node": "above 1: --requests names ranks, planned in simulation"})
     cost = p.add_argument_group("CPU costs charged in simulated time (docs/simulation.md)")
     options.add_arguments(cost, "simulation", names=("copy-bandwidth", "message-overhead"),
                           extra_help={"copy-bandwidth": "predictions charge a node's relayed bytes at it too"})
@@ -118,9 +130,12 @@ def setup_from(args) -> Setup:
                  plan_for_background=not args.ignore_background)
 
 
-def report(setup: Setup, results: list) -> None:
+def report(setup: Setup, results: list, ranks_per_node: int | None = None) -> None:
     jobs = f"requests {setup.requests}" if setup.requests else f"pattern {setup.pattern}, {setup.bytes} per pair"
     print(f"simulated {setup.topology}, {jobs}, transport {setup.runtime_value('transport')}")
+    if ranks_per_node:
+        aggregated = "node aggregation" if setup.runtime_value("aggregate-node") else "one planned job per rank pair"
+        print(f"{results[0]['ranks']} ranks, {ranks_per_node} per node, planned by the simulated runtime ({aggregated})")
     bg = setup.background
     if bg.active:
         print(f"background: flows capped at {bg.load:g} x link bandwidth on {bg.nodes:g} of the nodes (seed {bg.seed}), "
@@ -144,7 +159,11 @@ def run(args) -> int:
     check_planner_names(planners)
     setup = setup_from(args)
     progress = Progress(quiet=args.quiet)
-    results = simulate(setup, planners, progress, progress.note)
+    by_rank = args.ranks_per_node > 1 or setup.runtime_value("aggregate-node")
+    if by_rank:
+        results = simulate_ranks(setup, planners, args.ranks_per_node, progress.note)
+    else:
+        results = simulate(setup, planners, progress, progress.note)
     if args.json:
         bg = setup.background
         print_json({"topology": setup.topology, "routing": setup.planning_routing(),
@@ -152,11 +171,13 @@ def run(args) -> int:
                     "requests": setup.requests, "bytes": None if setup.requests else setup.bytes,
                     "transport": setup.runtime_value("transport"), "dispatch": setup.runtime_value("dispatch"),
                     "min_gain": setup.runtime_value("min-gain"), "max_inflight": setup.runtime_value("max-inflight"),
+                    "ranks_per_node": args.ranks_per_node if by_rank else None,
+                    "aggregate_node": bool(setup.runtime_value("aggregate-node")),
                     "copy_bandwidth": setup.charged_copy_bandwidth(),  # null: free
                     "message_overhead": setup.message_overhead,
                     "background": {"load": bg.load, "nodes": bg.nodes, "seed": bg.seed,
                                    "planned_for": bg.active and setup.plan_for_background},
                     "results": results})
     else:
-        report(setup, results)
+        report(setup, results, args.ranks_per_node if by_rank else None)
     return 0 if all(r["verified"] is not False for r in results) else 1

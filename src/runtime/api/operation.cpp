@@ -37,6 +37,9 @@ bool progress(optiq_request* req, bool may_block) {
   ++s.operations;
   if (req->schedule->aggregated_pairs > 0) ++s.aggregated_operations;
   s.predicted_seconds = req->schedule->predicted_seconds;
+  s.planned_jobs = req->schedule->planned_jobs;
+  s.planned_paths = req->schedule->planned_paths;
+  s.most_paths = req->schedule->most_paths;
   s.injected_bytes += e.injected_bytes;
   s.forwarded_bytes += e.forwarded_bytes;
   s.forwarded_chunks += e.forwarded_chunks;

@@ -57,7 +57,20 @@ std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::
     const double seconds = promised_seconds(setup, plan);
     for (RankSchedule& s : schedules) s.planned_seconds = seconds;
   }
-  for (RankSchedule& s : schedules) s.predicted_seconds = predicted;
+  std::uint64_t jobs_planned = 0, paths = 0, most = 0;
+  for (const JobPlan& jp : plan.jobs) {
+    std::uint64_t n = 0;
+    for (const PathShare& p : jp.paths) n += p.bytes > 0;
+    jobs_planned += n > 0;
+    paths += n;
+    most = std::max(most, n);
+  }
+  for (RankSchedule& s : schedules) {
+    s.predicted_seconds = predicted;
+    s.planned_jobs = jobs_planned;
+    s.planned_paths = paths;
+    s.most_paths = most;
+  }
   return schedules;
 }
 

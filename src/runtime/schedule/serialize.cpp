@@ -115,6 +115,9 @@ std::string serialize(const RankSchedule& s) {
   w.put(s.planned_seconds);
   w.put(s.predicted_seconds);
   w.put(s.aggregated_pairs);
+  w.put(s.planned_jobs);
+  w.put(s.planned_paths);
+  w.put(s.most_paths);
   return w.take();
 }
 
@@ -140,6 +143,9 @@ RankSchedule deserialize_schedule(const std::string& bytes) {
   if (!(s.predicted_seconds >= 0) || s.predicted_seconds == std::numeric_limits<double>::infinity())
     throw Error("a schedule's predicted time is not a finite number of seconds");
   s.aggregated_pairs = r.get<std::uint64_t>();
+  s.planned_jobs = r.get<std::uint64_t>();
+  s.planned_paths = r.get<std::uint64_t>();
+  s.most_paths = r.get<std::uint64_t>();
   if (!(s.planned_seconds >= 0) || s.planned_seconds == std::numeric_limits<double>::infinity())
     throw Error("a schedule's planned time is not a finite number of seconds");
   if (!r.done()) throw Error("trailing bytes after a schedule");
