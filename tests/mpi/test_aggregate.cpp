@@ -47,14 +47,26 @@ TEST(NodeAggregation, PairsLeaveOutSameNodeAndEmptyJobs) {
   EXPECT_EQ(pairs[1].members, (std::vector<std::size_t>{4}));
 }
 
-TEST(NodeAggregation, GatheringSpreadsOverTheNodesRanks) {
+TEST(NodeAggregation, TheHeaviestSenderGathersAndEqualsSpreadOverTheNodesRanks) {
   const Network t = parse_network("torus:6");
   const RankMap pl(t, 8, 4);  // ranks 0-3 on node 0, 4-7 on node 1
+  // Rank 2 sends the most of the pair's bytes, rank 6 receives the most: they gather and scatter.
+  const std::vector<RankJob> heavy = {{0, 4, 10, 0}, {2, 5, 30, 0}, {2, 6, 25, 0}, {3, 6, 20, 0}};
+  const NodePair pair = node_pairs(pl, heavy).front();
+  EXPECT_EQ(gathering_rank(pl, pair, heavy), 2);
+  EXPECT_EQ(scattering_rank(pl, pair, heavy), 6);
+  // Every rank alike: the pairs to four other nodes are gathered by four different ranks.
+  const RankMap wide(t, 24, 4);  // four ranks on each of the six nodes
+  std::vector<RankJob> even;
+  for (Rank s = 0; s < 4; ++s)
+    for (Rank d = 4; d < 20; ++d) even.push_back({s, d, 100, 0});
   std::set<Rank> gathering, scattering;
-  for (NodeId d = 1; d < 5; ++d) gathering.insert(gathering_rank(pl, 0, d));
+  for (const NodePair& p : node_pairs(wide, even)) {
+    gathering.insert(gathering_rank(wide, p, even));
+    scattering.insert(scattering_rank(wide, p, even) % 4);
+  }
   EXPECT_EQ(gathering, (std::set<Rank>{0, 1, 2, 3}));
-  for (NodeId s : {2, 3, 4, 5}) scattering.insert(scattering_rank(pl, s, 1));
-  EXPECT_EQ(scattering, (std::set<Rank>{4, 5, 6, 7}));
+  EXPECT_EQ(scattering, (std::set<Rank>{0}));  // every pair comes from node 0: each node's first from 0 mod 4
 }
 
 // Every member job's bytes arrive once, in order-independent pieces that tile the job; each
@@ -90,14 +102,17 @@ TEST(NodeAggregation, FlowsTileEveryJobOnRandomLayoutsAndPlans) {
         ASSERT_GT(f.bytes, 0u);
         EXPECT_EQ(f.hops.front(), j.src);
         EXPECT_EQ(f.hops.back(), j.dst);
-        EXPECT_EQ(f.hops[j.src == gathering_rank(pl, a, b) ? 0 : 1], gathering_rank(pl, a, b));
+        const NodePair& pair = *std::find_if(pairs.begin(), pairs.end(),
+                                             [&](const NodePair& p) { return p.src == a && p.dst == b; });
+        const Rank gather = gathering_rank(pl, pair, jobs), scatter = scattering_rank(pl, pair, jobs);
+        EXPECT_EQ(f.hops[j.src == gather ? 0 : 1], gather);
         const std::size_t n = f.hops.size();
-        EXPECT_EQ(f.hops[j.dst == scattering_rank(pl, a, b) ? n - 1 : n - 2], scattering_rank(pl, a, b));
+        EXPECT_EQ(f.hops[j.dst == scatter ? n - 1 : n - 2], scatter);
         EXPECT_EQ(std::set<Rank>(f.hops.begin(), f.hops.end()).size(), n);
         for (std::size_t h = 1; h + 1 < n; ++h) {  // ranks between the two nodes run on neither
           const NodeId v = pl.node_of(f.hops[h]);
           const bool end_node = v == a || v == b;
-          EXPECT_TRUE(end_node == (f.hops[h] == gathering_rank(pl, a, b) || f.hops[h] == scattering_rank(pl, a, b)));
+          EXPECT_TRUE(end_node == (f.hops[h] == gather || f.hops[h] == scatter));
         }
         pieces[f.job].push_back({f.offset, f.bytes});
       }

@@ -86,10 +86,12 @@ struct NodePair {
 // ordered by (src, dst).
 std::vector<NodePair> node_pairs(const RankMap& placement, const std::vector<RankJob>& jobs);
 
-// The ranks that gather at a pair's source node and scatter at its destination node: spread
-// over each node's ranks by the other end, so that one rank does not carry a node's traffic.
-Rank gathering_rank(const RankMap& placement, NodeId src, NodeId dst);
-Rank scattering_rank(const RankMap& placement, NodeId src, NodeId dst);
+// The rank that gathers a pair's bytes at its source node: the one that sends the most of
+// them itself, so the fewest bytes are copied inside the node; among equals, the first from
+// the (dst mod n)-th rank on, so that a node's pairs spread over its ranks when its ranks send
+// alike. The scattering rank at the destination node likewise: the one that receives the most.
+Rank gathering_rank(const RankMap& placement, const NodePair& pair, const std::vector<RankJob>& jobs);
+Rank scattering_rank(const RankMap& placement, const NodePair& pair, const std::vector<RankJob>& jobs);
 
 // Flows of the pair's jobs under `plan` (its node-to-node job, bytes == pair.bytes).
 void append_pair_flows(const Network& topo, const Legs& legs, const RankMap& placement,

@@ -27,14 +27,41 @@ std::vector<NodePair> node_pairs(const RankMap& placement, const std::vector<Ran
   return out;
 }
 
-Rank gathering_rank(const RankMap& placement, NodeId src, NodeId dst) {
-  const auto& here = placement.ranks_on(src);
-  return here[static_cast<std::size_t>(dst) % here.size()];
+namespace {
+
+// The rank of `ranks` with the most bytes by `bytes_of`, ties to the first from index `start` on.
+template <class F>
+Rank heaviest(const std::vector<Rank>& ranks, std::size_t start, F&& bytes_of) {
+  Rank best = ranks[start % ranks.size()];
+  Bytes most = bytes_of(best);
+  for (std::size_t k = 1; k < ranks.size(); ++k) {
+    const Rank r = ranks[(start + k) % ranks.size()];
+    const Bytes b = bytes_of(r);
+    if (b > most) {
+      best = r;
+      most = b;
+    }
+  }
+  return best;
 }
 
-Rank scattering_rank(const RankMap& placement, NodeId src, NodeId dst) {
-  const auto& there = placement.ranks_on(dst);
-  return there[static_cast<std::size_t>(src) % there.size()];
+Bytes member_bytes(const NodePair& pair, const std::vector<RankJob>& jobs, Rank r, bool as_source) {
+  Bytes b = 0;
+  for (std::size_t i : pair.members)
+    if ((as_source ? jobs[i].src : jobs[i].dst) == r) b += jobs[i].bytes;
+  return b;
+}
+
+}  // namespace
+
+Rank gathering_rank(const RankMap& placement, const NodePair& pair, const std::vector<RankJob>& jobs) {
+  return heaviest(placement.ranks_on(pair.src), static_cast<std::size_t>(pair.dst),
+                  [&](Rank r) { return member_bytes(pair, jobs, r, true); });
+}
+
+Rank scattering_rank(const RankMap& placement, const NodePair& pair, const std::vector<RankJob>& jobs) {
+  return heaviest(placement.ranks_on(pair.dst), static_cast<std::size_t>(pair.src),
+                  [&](Rank r) { return member_bytes(pair, jobs, r, false); });
 }
 
 namespace {
@@ -55,8 +82,8 @@ void append_pair_flows(const Network& topo, const Legs& legs, const RankMap& pla
                        std::vector<Flow>* flows) {
   OPTIQ_CHECK(plan.job.src == pair.src && plan.job.dst == pair.dst && plan.job.bytes == pair.bytes,
               "the pair's plan entry matches the pair");
-  const Rank gather = gathering_rank(placement, pair.src, pair.dst);
-  const Rank scatter = scattering_rank(placement, pair.src, pair.dst);
+  const Rank gather = gathering_rank(placement, pair, jobs);
+  const Rank scatter = scattering_rank(placement, pair, jobs);
   std::size_t m = 0;  // the member job the stream is in
   Bytes into = 0;     // bytes of that job already carried
   for (std::size_t p = 0; p < plan.paths.size(); ++p) {
