@@ -53,6 +53,9 @@ typedef struct optiq_options {
   int max_inflight;              /* data messages in flight per rank (default 512) */
   int paths_per_job;             /* candidate paths per message for heu1/heu2 (default 50) */
   optiq_dispatch dispatch;       /* paced (default) or eager */
+  int progress_thread;           /* nonzero: a thread of each rank advances its operations while the
+                                    application computes (needs MPI_THREAD_MULTIPLE; not under SMPI)
+                                    (default 0) */
   double min_gain;               /* a plan runs only if it predicts at least this fraction less time than
                                     the network's default route, which runs otherwise (default 0.1);
                                     0: every plan runs */

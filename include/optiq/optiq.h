@@ -98,8 +98,9 @@ int optiq_alltoallv(const void *sendbuf, const int sendcounts[], const int sdisp
                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx);
 
 /* Collective start of the same exchange: agrees on the schedule (blocking, short when the
- * plan is cached), then returns; bytes move while the application calls optiq_test or
- * optiq_wait. The buffers and arrays must stay untouched until completion. */
+ * plan is cached), then returns; bytes move while the application calls optiq_test,
+ * optiq_wait or optiq_progress, or all the time with options.progress_thread. The buffers and
+ * arrays must stay untouched until completion. */
 int optiq_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                      void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx,
                      optiq_request_t *request);
@@ -107,6 +108,11 @@ int optiq_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdis
 int optiq_wait(optiq_request_t *request);
 /* Makes progress; *flag = 1 when complete (then as optiq_wait), else 0. */
 int optiq_test(optiq_request_t *request, int *flag);
+/* Advances the context's operation in flight, if any, by one round that never blocks, and
+ * returns: cheap enough to call between the application's work items (as one would call
+ * MPI_Test), so that forwarded chunks move on while the application computes. Completion is
+ * still collected by optiq_test or optiq_wait. OPTIQ_SUCCESS when nothing is in flight. */
+int optiq_progress(optiq_t ctx);
 
 /* Collective. Rank 0 reads a plan file (docs/plan-format.md) made for this context's topology;
  * each job runs from the lowest rank on its source node to the lowest rank on its destination

@@ -50,6 +50,10 @@ const Table<optiq_options>& runtime_table() {
                     "paced: a forwarding plan's paths run at the rates of their shares; eager: every chunk as soon "
                     "as a send is free"),
              &O::dispatch, "dispatch"),
+        bind(flag("progress-thread", false,
+                  "a thread of each rank advances its operations while the application computes (needs "
+                  "MPI_THREAD_MULTIPLE)"),
+             &O::progress_thread, "progress_thread"),
         // Forwarding costs what the fluid prediction leaves out (a chunk's wait at each
         // forwarder, per-message work): 2-8% of a plan's time on simulated BG/Q partitions
         // (bench/simulation), so a plan that promises less than that may well lose.

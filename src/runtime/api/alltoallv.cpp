@@ -144,39 +144,78 @@ int start(const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Da
 
 }  // namespace
 
+namespace {
+
+// The request is the application's now: the progress thread may advance it.
+void hand_out(optiq_context* ctx, optiq_request* req) {
+  if (!ctx->progress_thread || !req) return;
+  std::lock_guard<std::mutex> lock(ctx->progress_mutex);
+  ctx->handed_out = req;
+}
+
+// Frees a completed request (the caller holds the context's progress lock).
+void retire(optiq_request_t* request) {
+  optiq_request* req = *request;
+  if (req->ctx->handed_out == req) req->ctx->handed_out = nullptr;
+  delete req;
+  *request = nullptr;
+}
+
+// A failure the progress thread met, reported once by the call that collects the request.
+int thread_failure(optiq_request* req) {
+  if (req->failed.code == OPTIQ_SUCCESS) return OPTIQ_SUCCESS;
+  req->ctx->error = req->failed.message;
+  return req->failed.code;
+}
+
+}  // namespace
+
 extern "C" {
 
 int optiq_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                      void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, optiq_t ctx,
                      optiq_request_t* request) {
   if (request) *request = nullptr;
-  return start(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, ctx, request);
+  const int status = start(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, ctx, request);
+  if (status == OPTIQ_SUCCESS) hand_out(ctx, *request);
+  return status;
 }
 
 int optiq_test(optiq_request_t* request, int* flag) {
   if (!request || !*request || !flag) return OPTIQ_ERR_ARG;
   *flag = 0;
   optiq_request* req = *request;
+  std::lock_guard<std::mutex> lock(req->ctx->progress_mutex);
+  if (int failed = thread_failure(req)) return failed;
   bool done = false;
   const int status = rt::guarded(req->ctx, [&] { done = rt::progress(req, false); });
   if (status != OPTIQ_SUCCESS || !done) return status;
   *flag = 1;
-  delete req;
-  *request = nullptr;
+  retire(request);
   return OPTIQ_SUCCESS;
 }
 
 int optiq_wait(optiq_request_t* request) {
   if (!request || !*request) return OPTIQ_ERR_ARG;
   optiq_request* req = *request;
+  std::lock_guard<std::mutex> lock(req->ctx->progress_mutex);
+  if (int failed = thread_failure(req)) return failed;
   const int status = rt::guarded(req->ctx, [&] {
     while (!rt::progress(req, true)) {
     }
   });
   if (status != OPTIQ_SUCCESS) return status;
-  delete req;
-  *request = nullptr;
+  retire(request);
   return OPTIQ_SUCCESS;
+}
+
+int optiq_progress(optiq_t ctx) {
+  if (!ctx) return OPTIQ_ERR_ARG;
+  if (!ctx->ready) return OPTIQ_ERR_STATE;
+  std::lock_guard<std::mutex> lock(ctx->progress_mutex);
+  optiq_request* req = ctx->active;
+  if (!req || req->complete) return OPTIQ_SUCCESS;
+  return rt::guarded(ctx, [&] { rt::progress(req, false); });
 }
 
 int optiq_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

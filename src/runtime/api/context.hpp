@@ -2,10 +2,12 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "runtime/api/progress_thread.hpp"
 #include "runtime/engine/engine.hpp"
 #include "runtime/online/agree.hpp"
 #include "runtime/online/failure.hpp"
@@ -29,6 +31,10 @@ struct optiq_context {
   optiq::rt::LastCall last;  // the same on every rank, but for each rank's own schedule
   optiq_stats stats{};
   optiq_request* active = nullptr;
+  // The progress thread and the application's calls step the engine one at a time.
+  std::mutex progress_mutex;
+  optiq_request* handed_out = nullptr;  // the request the application holds, for the progress thread
+  std::unique_ptr<optiq::rt::ProgressThread> progress_thread;
   unsigned long long plans_loaded = 0;  // optiq_plan_load calls that made a plan (collective: equal on every rank)
 };
 
@@ -37,6 +43,8 @@ struct optiq_request {
   std::shared_ptr<const optiq::RankSchedule> schedule;
   std::vector<char> staged;  // MPI_IN_PLACE: this rank's outgoing bytes, copied out of the receive buffer
   std::unique_ptr<optiq::rt::Engine> engine;
+  bool complete = false;  // the engine finished (maybe in the progress thread); stats recorded
+  optiq::rt::Verdict failed;  // a failure met by the progress thread, for the next test or wait
   ~optiq_request() {
     if (ctx && ctx->active == this) ctx->active = nullptr;
   }
@@ -75,8 +83,9 @@ int usable(optiq_context* ctx);
 // buffer that buffers.send points into; the request keeps it until completion.
 std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
                                                Buffers buffers, std::vector<char> staged = {});
-// Progress; true (and the request's ctx idle again, stats updated) once complete. may_block:
-// the caller waits for completion anyway (optiq_wait), so an idle round may block in MPI.
+// Progress; true (and the request's ctx idle again, stats updated) once complete, and on every
+// call after that. may_block: the caller waits for completion anyway (optiq_wait), so an idle
+// round may block in MPI.
 bool progress(optiq_request* request, bool may_block);
 
 // Collective over the context: the schedule of an exchange with these bytes per peer, planned

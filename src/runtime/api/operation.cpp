@@ -9,7 +9,12 @@ int usable(optiq_context* ctx) {
     if (ctx->error.empty()) set_error(ctx, "the context failed to initialise");
     return OPTIQ_ERR_STATE;
   }
-  if (ctx->active) {
+  bool busy = false;
+  {
+    std::lock_guard<std::mutex> lock(ctx->progress_mutex);  // the progress thread may be completing it
+    busy = ctx->active != nullptr;
+  }
+  if (busy) {
     set_error(ctx, "an operation is still in flight on this context; complete it with optiq_wait first");
     return OPTIQ_ERR_BUSY;
   }
@@ -30,7 +35,9 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
 }
 
 bool progress(optiq_request* req, bool may_block) {
+  if (req->complete) return true;
   if (!req->engine->step(may_block)) return false;
+  req->complete = true;
   optiq_context* ctx = req->ctx;
   const EngineStats& e = req->engine->stats();
   optiq_stats& s = ctx->stats;
