@@ -16,6 +16,7 @@ command -v g++ >/dev/null || need_apt+=(g++)
 [ -f /usr/include/nlohmann/json.hpp ] || need_apt+=(nlohmann-json3-dev)
 command -v clang++ >/dev/null || need_apt+=(clang libfuzzer-14-dev)  # fuzz/run.sh
 [ -f /usr/include/CLI/CLI.hpp ] || need_apt+=(libcli11-dev)  # the C++ drivers' command lines
+[ -f /usr/include/fftw3.h ] || need_apt+=(libfftw3-dev)  # the local transforms of examples/nas_ft
 command -v python3 >/dev/null || need_apt+=(python3 python3-venv python3-dev)
 command -v mpicc >/dev/null || need_apt+=(openmpi-bin libopenmpi-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)  # optiq.pc, tested by tests/install
