@@ -232,3 +232,11 @@ def test_bad_request_files_for_run_exit_2_with_one_line(tmp_path):
     proc = optiq("run", "--np", "4", "--topology", "torus:2x2", "--requests", str(requests), check=False)
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
     assert "jobs.txt:2" in proc.stderr
+
+
+@pytest.mark.parametrize("transport", ["p2p", "rma"])
+def test_a_context_of_one_rank_moves_its_own_bytes(transport):
+    """One rank alone has no peer: no window, no message, every byte copied to itself."""
+    r = json.loads(optiq("run", "--np", "1", "--topology", "torus:2", "--transport", transport, "--pattern",
+                         "alltoall", "--bytes", "100KiB", "--iterations", "2", "--json").stdout)
+    assert r["verified"] is True and r["bytes"] == 100 * 1024

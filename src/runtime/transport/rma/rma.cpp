@@ -255,6 +255,9 @@ class Rma final : public Transport {
 }  // namespace
 
 std::unique_ptr<Transport> make_rma_transport(const Comms& comms, Bytes budget) {
+  // A rank alone only copies to itself, which neither transport does through MPI; Open MPI's
+  // one-sided component refuses a window on a one-rank communicator (MPI_ERR_WIN).
+  if (comms.size == 1) return make_p2p_transport(comms, budget);
   return std::make_unique<Rma>(comms, budget);
 }
 
