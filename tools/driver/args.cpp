@@ -27,6 +27,10 @@ void describe(CLI::App& app, Args& a) {
   app.add_option("--background", a.background, "SENDER RECEIVER RATE lines: a second job's flows");
   app.add_option("--job-ranks", a.job_ranks)->check(CLI::Range(1, 1 << 30));
   app.add_flag("--io-ranks", a.io_ranks, "the last ranks run one on each I/O node (simulations of I/O)");
+  app.add_option("--compute", a.compute, "start each call non-blocking, compute this many seconds, then wait")
+      ->check(CLI::Range(0.0, 3600.0));
+  app.add_flag("--progress-calls", a.progress_calls,
+               "with --compute: optiq_progress (MPI_Test for MPI) between slices of the computation");
 }
 
 }  // namespace
@@ -36,6 +40,9 @@ Args parse_args(int argc, char** argv) {
   CLI::App app{"The benchmark and verification driver behind `optiq run`.", "optiq-driver"};
   describe(app, a);
   tools::parse_command_line(app, argc, argv);
+  if (a.progress_calls && a.compute <= 0) throw Error("--progress-calls needs --compute SECONDS");
+  if (a.compute > 0 && a.agreement_baseline) throw Error("--compute times non-blocking calls; drop --agreement-baseline");
+  if (a.compute > 0 && !a.plan.empty()) throw Error("--compute overlaps alltoallv calls, not plan files");
   if (!a.plan.empty() && !a.requests.empty()) throw Error("--plan and --requests both name the exchange; give one");
   if (a.agreement_baseline && !a.only.empty()) throw Error("--agreement-baseline times both; drop --only");
 #ifndef OPTIQ_SMPI

@@ -26,6 +26,8 @@ struct Args {
   std::string background;            // flows of a second job on the ranks beyond --job-ranks (background.hpp)
   int job_ranks = 0;                 // ranks of the measured job; 0: all
   bool io_ranks = false;             // the job's last ranks run one on each I/O node, in vertex order
+  double compute = 0;                // seconds of computation each call overlaps (0: blocking calls)
+  bool progress_calls = false;       // during it, optiq_progress (MPI_Test for MPI) after every slice
 };
 
 // Throws optiq::Error on a bad or missing argument; "--help" throws with the usage text.

@@ -48,6 +48,8 @@ json::Ordered settings(const Args& args, const optiq_options& o, int size) {
   doc["budget"] = o.forward_budget_bytes;
   doc["threshold"] = o.direct_threshold_bytes;
   doc["aggregate_node"] = o.aggregate_node != 0;
+  doc["compute_seconds"] = args.compute;
+  doc["progress_calls"] = args.progress_calls;
   return doc;
 }
 

@@ -188,7 +188,7 @@ int optiq_test(optiq_request_t* request, int* flag) {
   std::lock_guard<std::mutex> lock(req->ctx->progress_mutex);
   if (int failed = thread_failure(req)) return failed;
   bool done = false;
-  const int status = rt::guarded(req->ctx, [&] { done = rt::progress(req, false); });
+  const int status = rt::guarded(req->ctx, [&] { done = rt::progress(req, rt::Idle::Pause); });
   if (status != OPTIQ_SUCCESS || !done) return status;
   *flag = 1;
   retire(request);
@@ -201,7 +201,7 @@ int optiq_wait(optiq_request_t* request) {
   std::lock_guard<std::mutex> lock(req->ctx->progress_mutex);
   if (int failed = thread_failure(req)) return failed;
   const int status = rt::guarded(req->ctx, [&] {
-    while (!rt::progress(req, true)) {
+    while (!rt::progress(req, rt::Idle::Block)) {
     }
   });
   if (status != OPTIQ_SUCCESS) return status;
@@ -215,7 +215,7 @@ int optiq_progress(optiq_t ctx) {
   std::lock_guard<std::mutex> lock(ctx->progress_mutex);
   optiq_request* req = ctx->active;
   if (!req || req->complete) return OPTIQ_SUCCESS;
-  return rt::guarded(ctx, [&] { rt::progress(req, false); });
+  return rt::guarded(ctx, [&] { rt::progress(req, rt::Idle::Return); });
 }
 
 int optiq_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,

@@ -84,9 +84,8 @@ int usable(optiq_context* ctx);
 std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule,
                                                Buffers buffers, std::vector<char> staged = {});
 // Progress; true (and the request's ctx idle again, stats updated) once complete, and on every
-// call after that. may_block: the caller waits for completion anyway (optiq_wait), so an idle
-// round may block in MPI.
-bool progress(optiq_request* request, bool may_block);
+// call after that. `idle`: what a round with nothing to do does (Engine::step).
+bool progress(optiq_request* request, Idle idle);
 
 // Collective over the context: the schedule of an exchange with these bytes per peer, planned
 // with the context's planner (no cache; throws Failure on every rank alike if any rank's

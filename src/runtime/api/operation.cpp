@@ -34,9 +34,9 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
   return req;
 }
 
-bool progress(optiq_request* req, bool may_block) {
+bool progress(optiq_request* req, Idle idle) {
   if (req->complete) return true;
-  if (!req->engine->step(may_block)) return false;
+  if (!req->engine->step(idle)) return false;
   req->complete = true;
   optiq_context* ctx = req->ctx;
   const EngineStats& e = req->engine->stats();

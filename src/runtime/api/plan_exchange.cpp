@@ -21,7 +21,7 @@ std::shared_ptr<const RankSchedule> plan_exchange(optiq_context* ctx, const Loca
 
 void run_exchange(optiq_context* ctx, std::shared_ptr<const RankSchedule> schedule, Buffers buffers) {
   auto req = start_operation(ctx, std::move(schedule), std::move(buffers));
-  while (!progress(req.get(), true)) {
+  while (!progress(req.get(), Idle::Block)) {
   }
 }
 

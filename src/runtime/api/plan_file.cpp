@@ -95,7 +95,7 @@ int optiq_execute(optiq_t ctx, optiq_plan_t plan, const void* sendbuf, const MPI
     rt::agree_status_and_same(ctx->comms, local.code, local.message,
                               rt::fingerprint({std::to_string(plan ? plan->serial : 0)}), "a plan handle");
     auto req = rt::start_operation(ctx, plan->schedule, std::move(buffers));
-    while (!rt::progress(req.get(), true)) {
+    while (!rt::progress(req.get(), rt::Idle::Block)) {
     }
   });
 }

@@ -53,7 +53,7 @@ void ProgressThread::run() {
       std::lock_guard<std::mutex> lock(ctx_->progress_mutex);
       optiq_request* req = ctx_->handed_out;
       if (req && !req->complete && req->failed.code == OPTIQ_SUCCESS)
-        req->failed = verdict([&] { progress(req, false); });
+        req->failed = verdict([&] { progress(req, Idle::Return); });
     }
     std::this_thread::sleep_for(kIdleSleep);
   }

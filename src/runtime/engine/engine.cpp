@@ -233,7 +233,7 @@ void Engine::issue_sends() {
   }
 }
 
-bool Engine::step(bool may_block) {
+bool Engine::step(Idle when_idle) {
   if (done_) return true;
   events_.clear();
   t_.poll(events_);
@@ -262,11 +262,11 @@ bool Engine::step(bool may_block) {
   // Nothing changes until one of the transport's requests completes. Waiting for it inside
   // MPI, rather than spinning, leaves the core to the ranks this one waits for and keeps an
   // SMPI simulation from charging (and computing) thousands of empty polls.
-  if (idle) {
+  if (idle && when_idle != Idle::Return) {
     // A chunk held back for its due time wakes the rank then, or earlier if a request
     // completes (waiting for one could sleep past the due time).
     if (next_due_ < std::numeric_limits<double>::infinity()) pause_for(std::min(next_due_ - now_, kPacingTick));
-    else if (may_block) t_.block();
+    else if (when_idle == Idle::Block) t_.block();
     else sched_yield();
   }
   return false;

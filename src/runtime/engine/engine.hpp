@@ -22,6 +22,12 @@ enum class Discipline { ForwardFirst = 0, LocalFirst = 1, RoundRobin = 2 };
 // (least-progress-first).
 enum class Dispatch { Paced = 0, Eager = 1 };
 
+// What a round that finds nothing to do does before it returns. Block: waits inside MPI for
+// the next completion (the caller waits for the operation anyway). Pause: yields the core, or
+// sleeps until a paced chunk is due (at most a pacing tick), so that a loop of such rounds
+// does not spin. Return: returns at once (the caller has work of its own).
+enum class Idle { Block, Pause, Return };
+
 struct EngineOptions {
   Discipline discipline = Discipline::ForwardFirst;
   Dispatch dispatch = Dispatch::Paced;
@@ -41,10 +47,8 @@ class Engine {
   Engine(const RankSchedule& schedule, Transport& transport, Buffers buffers, EngineOptions options,
          const Comms& comms);
   void start();
-  // One round of progress; true once this rank's part of the operation is complete. With
-  // may_block, a round that finds nothing to do waits inside MPI for the next completion
-  // instead of returning at once.
-  bool step(bool may_block);
+  // One round of progress; true once this rank's part of the operation is complete.
+  bool step(Idle idle);
   const EngineStats& stats() const { return stats_; }
 
  private:
