@@ -10,7 +10,8 @@ namespace {
 
 // MPI_Alltoallv's non-empty messages, all posted at once: what a linear MPI_Alltoallv does
 // without its P^2 empty messages, which dominate the cost of simulating it on 1024 ranks.
-void alltoallv_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* rbuf, int size, MPI_Comm job_comm) {
+std::vector<MPI_Request> post_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* rbuf, int size,
+                                  MPI_Comm job_comm) {
   std::vector<MPI_Request> req;
   for (int r = 0; r < size; ++r)
     if (w.recvcounts[r] > 0) {
@@ -22,6 +23,11 @@ void alltoallv_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* 
       req.emplace_back();
       MPI_Isend(sbuf + w.sdispls[r], w.sendcounts[r], MPI_BYTE, r, 77, job_comm, &req.back());
     }
+  return req;
+}
+
+void alltoallv_p2p(const Workload& w, const unsigned char* sbuf, unsigned char* rbuf, int size, MPI_Comm job_comm) {
+  std::vector<MPI_Request> req = post_p2p(w, sbuf, rbuf, size, job_comm);
   MPI_Waitall(static_cast<int>(req.size()), req.data(), MPI_STATUSES_IGNORE);
 }
 
@@ -55,16 +61,7 @@ int overlapped(Variant v, const Args& args, const Workload& w, OptiqCall& optiq,
   }
   std::vector<MPI_Request> req;
   if (args.mpi_p2p) {
-    for (int r = 0; r < size; ++r)
-      if (w.recvcounts[r] > 0) {
-        req.emplace_back();
-        MPI_Irecv(rbuf + w.rdispls[r], w.recvcounts[r], MPI_BYTE, r, 77, job_comm, &req.back());
-      }
-    for (int r = 0; r < size; ++r)
-      if (w.sendcounts[r] > 0) {
-        req.emplace_back();
-        MPI_Isend(sbuf + w.sdispls[r], w.sendcounts[r], MPI_BYTE, r, 77, job_comm, &req.back());
-      }
+    req = post_p2p(w, sbuf, rbuf, size, job_comm);
   } else {
     req.emplace_back();
     MPI_Ialltoallv(sbuf, w.sendcounts.data(), w.sdispls.data(), MPI_BYTE, rbuf, w.recvcounts.data(),
