@@ -75,7 +75,8 @@ def cross_node_pairs(path: Path) -> tuple[int, int]:
 
 def simulate(machine: str, coupling: str, mode: str, args, requests: Path) -> dict:
     cmd = OPTIQ + ["simulate", "--topology", MACHINES[machine], "--requests", str(requests), "--ranks-per-node",
-                   str(RANKS_PER_NODE), "--planner", args.planners, "--json", "--quiet", "--timeout", "7200"]
+                   str(RANKS_PER_NODE), "--planner", args.planners, "--json", "--quiet", "--timeout", "7200",
+                   "--verify"]  # every byte, even above the 1 GiB per call where checking is off by default
     cmd += ROUTING.get(machine, [])
     if mode == "node":
         cmd.append("--aggregate-node")
