@@ -31,7 +31,7 @@ OPTIQ = [sys.executable, "-m", "optiq.cli"]
 MACHINES = {
     "mira": "mira:512",
     "fattree": "fattree:3;8,8,8;1,8,8;1,1,1",        # 512 hosts, three levels, full bisection
-    "dragonfly": "dragonfly:8,1;4,1;4,1;4",           # 8 groups x 4 chassis x 4 routers x 4 hosts
+    "dragonfly": "dragonfly:4,1;4,1;8,1;4",           # 4 groups x 4 chassis x 8 routers x 4 hosts
 }
 # SimGrid's own dragonfly routes cannot be planned with on every parameter set: plans there
 # assume the documented minimal rule (docs/simulation.md), which SimGrid's routes may differ from.
@@ -50,14 +50,13 @@ def key(machine: str, coupling: str, mode: str) -> str:
 
 
 def workload(machine: str, coupling: str, out: Path) -> dict:
-    subprocess.run(OPTIQ + ["workload", "cesm", "--coupling", coupling, "--topology", MACHINES[machine],
-                            "--ranks-per-node", str(RANKS_PER_NODE), "--by", "rank", "--out", str(out)],
-                   check=True, stdout=subprocess.DEVNULL)
-    counts = json.loads(subprocess.run(
-        OPTIQ + ["workload", "cesm", "--coupling", coupling, "--topology", MACHINES[machine], "--ranks-per-node",
-                 str(RANKS_PER_NODE), "--by", "rank", "--out", str(out), "--json"],
-        check=True, capture_output=True, text=True).stdout)
-    return counts
+    """Writes the coupling's rank-level request file; returns the generator's counts."""
+    cmd = OPTIQ + ["workload", "cesm", "--coupling", coupling, "--topology", MACHINES[machine], "--ranks-per-node",
+                   str(RANKS_PER_NODE), "--by", "rank", "--out", str(out), "--json"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr.strip())
+    return json.loads(done.stdout)
 
 
 def cross_node_pairs(path: Path) -> tuple[int, int]:
