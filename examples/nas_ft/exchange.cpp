@@ -10,7 +10,7 @@ namespace {
 // rather than leaving peers waiting in the next exchange.
 void check(int status, optiq_t ctx, const char* call) {
   if (status == OPTIQ_SUCCESS) return;
-  std::fprintf(stderr, "nas-ft: %s: %s (%s)\n", call, optiq_error_string(ctx), optiq_status_name(status));
+  std::fprintf(stderr, "nas-ft: error: %s: %s (%s)\n", call, optiq_error_string(ctx), optiq_status_name(status));
   MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
@@ -125,6 +125,12 @@ const char* variant_call(Variant v) {
     case Variant::optiq_overlap: return "optiq_ialltoallv, pipelined over slabs";
   }
   return "?";
+}
+
+Variant blocking_counterpart(Variant v) {
+  if (v == Variant::ialltoallv) return Variant::alltoall;
+  if (v == Variant::optiq_overlap) return Variant::optiq;
+  return v;
 }
 
 OptiqTeams::~OptiqTeams() {

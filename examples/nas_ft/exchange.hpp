@@ -32,6 +32,8 @@ enum class Variant { alltoall, ialltoallv, optiq, optiq_overlap };
 
 const char* variant_name(Variant v);
 const char* variant_call(Variant v);  // the call that moves the bytes, for the report
+// The blocking variant moving the same bytes (itself for the blocking ones).
+Variant blocking_counterpart(Variant v);
 
 // An optiq context per team, created collectively on the team's communicator. Each one is told
 // where its members run (their nodes as a context on MPI_COMM_WORLD places them): by default a

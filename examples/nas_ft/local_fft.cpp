@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "work_model.hpp"
+
 namespace ft {
 
 LineFfts::~LineFfts() {
@@ -19,13 +21,14 @@ void LineFfts::run(cplx* lines, int n, int count, Direction direction) {
     fftw_plan plan = fftw_plan_many_dft(1, &n, count, data, nullptr, 1, n, data, nullptr, 1, n, direction,
                                         FFTW_ESTIMATE | FFTW_UNALIGNED);
     if (!plan) {
-      std::fprintf(stderr, "nas-ft: FFTW could not plan %d transforms of %d points\n", count, n);
+      std::fprintf(stderr, "nas-ft: error: FFTW could not plan %d transforms of %d points\n", count, n);
       std::abort();
     }
     it = plans_.emplace(key, plan).first;
   }
   auto* data = reinterpret_cast<fftw_complex*>(lines);
   fftw_execute_dft(it->second, data, data);
+  charge_fft(n, count);
 }
 
 }  // namespace ft

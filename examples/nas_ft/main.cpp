@@ -12,7 +12,9 @@
  *   mpirun -np 4 nas-ft --class S --variant all
  *   mpirun -np 8 nas-ft --grid 96x64x48 --procs 2x4 --topology torus:2x2x2 --json
  */
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@
 #include "pencil_fft.hpp"
 #include "random_field.hpp"
 #include "verify.hpp"
+#include "work_model.hpp"
 
 using namespace ft;
 
@@ -61,6 +64,7 @@ Outcome run(const Decomposition& d, const Options& o, Exchange& row, Exchange& c
   for (int t = 1; t <= o.iterations; ++t) {
     double t0 = MPI_Wtime();
     evolve(spectrum.data(), decay.data(), field.data(), d.points);
+    charge_copy(d.points * sizeof(cplx));
     times.evolve += MPI_Wtime() - t0;
     fft.inverse(field.data(), field.data());
     t0 = MPI_Wtime();
@@ -87,7 +91,17 @@ std::string grid_text(const Options& o) {
   return std::to_string(o.nx) + "x" + std::to_string(o.ny) + "x" + std::to_string(o.nz);
 }
 
-void print_text(const Options& o, Variant v, int ranks, const Reference& ref, const Outcome& r, bool verified) {
+// The share of the exchange an overlapping variant hides, against its blocking counterpart run
+// in the same job: 1 - (overlapped total - compute) / exchange alone, where compute is the
+// blocking run's time outside its exchanges. NaN without a counterpart.
+double overlap_fraction(const Outcome& overlapped, const Outcome* alone) {
+  if (!alone || !(alone->times.exchange > 0)) return std::nan("");
+  const double compute = alone->times.total - alone->times.exchange;
+  return 1.0 - (overlapped.times.total - compute) / alone->times.exchange;
+}
+
+void print_text(const Options& o, Variant v, int ranks, const Reference& ref, const Outcome& r, bool verified,
+                const Outcome* alone) {
   std::printf("\n variant %s: %s%s%s\n", variant_name(v), variant_call(v), r.on_optiq ? ", topology " : "",
               r.on_optiq ? o.topology.c_str() : "");
   for (std::size_t t = 0; t < r.checksums.size(); ++t) {
@@ -107,6 +121,10 @@ void print_text(const Options& o, Variant v, int ranks, const Reference& ref, co
   std::printf(" Times (s, slowest rank): total %.4f  local FFTs %.4f  pack/unpack %.4f  exchange %.4f"
               "  evolve %.4f  checksum %.4f  (%d ranks)\n",
               s.total, s.fft, s.pack, s.exchange, s.evolve, s.checksum, ranks);
+  const double hidden = overlap_fraction(r, alone);
+  if (!std::isnan(hidden))
+    std::printf(" Overlap: %.1f%% of the exchange hidden (against %s's exchange of %.4f s)\n", 100 * hidden,
+                variant_name(blocking_counterpart(v)), alone->times.exchange);
   if (r.on_optiq)
     std::printf(" optiq (all ranks): %.0f operations, %.0f plans made, %.1f MiB sent, %.1f MiB forwarded\n",
                 r.optiq.operations, r.optiq.plans_made, r.optiq.injected_bytes / 1048576.0,
@@ -114,7 +132,8 @@ void print_text(const Options& o, Variant v, int ranks, const Reference& ref, co
   std::fflush(stdout);
 }
 
-void print_json(const Options& o, Variant v, int ranks, const Reference& ref, const Outcome& r, bool verified) {
+void print_json(const Options& o, Variant v, int ranks, const Reference& ref, const Outcome& r, bool verified,
+                const Outcome* alone) {
   std::string sums;
   for (const cplx& c : r.checksums) {
     char item[64];
@@ -127,14 +146,21 @@ void print_json(const Options& o, Variant v, int ranks, const Reference& ref, co
     std::snprintf(counters, sizeof counters,
                   "{\"operations\": %.0f, \"plans_made\": %.0f, \"injected_bytes\": %.0f, \"forwarded_bytes\": %.0f}",
                   r.optiq.operations, r.optiq.plans_made, r.optiq.injected_bytes, r.optiq.forwarded_bytes);
+  char hidden[32] = "null";
+  if (const double f = overlap_fraction(r, alone); !std::isnan(f)) std::snprintf(hidden, sizeof hidden, "%.6f", f);
+  const WorkRates& rates = work_rates();
+  char charged[128] = "null";
+  if (rates.simulated)
+    std::snprintf(charged, sizeof charged, "{\"fft_flops\": %.9g, \"copy_bandwidth\": %.9g}", rates.fft_flops,
+                  rates.copy_bandwidth);
   std::printf("{\"variant\": \"%s\", \"class\": %s, \"grid\": \"%s\", \"procs\": \"%dx%d\", \"ranks\": %d, "
               "\"slabs\": %d, \"topology\": \"%s\", \"iterations\": %d, \"verified\": %s, \"reference\": \"%s\", "
               "\"checksums\": [%s], \"seconds\": %.6f, \"exchange_seconds\": %.6f, \"compute_seconds\": %.6f, "
-              "\"fft_seconds\": %.6f, \"pack_seconds\": %.6f, \"evolve_seconds\": %.6f, \"optiq\": %s}\n",
+              "\"fft_seconds\": %.6f, \"pack_seconds\": %.6f, \"evolve_seconds\": %.6f, \"overlap_fraction\": %s, \"charged\": %s, \"optiq\": %s}\n",
               variant_name(v), o.npb_class ? (std::string("\"") + o.npb_class + "\"").c_str() : "null",
               grid_text(o).c_str(), o.p1, o.p2, ranks, o.slabs, o.topology.c_str(), o.iterations,
               verified ? "true" : "false", ref.checksums.empty() ? "none" : ref.published ? "npb" : "serial",
-              sums.c_str(), s.total, s.exchange, s.fft + s.pack, s.fft, s.pack, s.evolve, counters);
+              sums.c_str(), s.total, s.exchange, s.fft + s.pack, s.fft, s.pack, s.evolve, hidden, charged, counters);
   std::fflush(stdout);
 }
 
@@ -152,7 +178,7 @@ int run_all(const Options& o, int rank, int ranks) {
       const optiq_options options = o.optiq();
       std::string error;
       if (create_optiq_teams(row, column, o.topology.c_str(), options, teams, &error) != OPTIQ_SUCCESS) {
-        if (rank == 0) std::fprintf(stderr, "nas-ft: --topology %s: %s\n", o.topology.c_str(), error.c_str());
+        if (rank == 0) std::fprintf(stderr, "nas-ft: error: --topology %s: %s\n", o.topology.c_str(), error.c_str());
         status = 2;
       }
     }
@@ -164,6 +190,10 @@ int run_all(const Options& o, int rank, int ranks) {
         std::printf("; %d ranks as a %dx%d pencil grid, %d slabs per overlapped transpose\n", ranks, o.p1, o.p2,
                     o.slabs);
       }
+      if (rank == 0 && !o.json && work_rates().simulated)
+        std::printf(" Simulated work: FFT lines at %.3g flop/s (5 n log2 n each), copies at %.3g B/s (0: free)\n",
+                    work_rates().fft_flops, work_rates().copy_bandwidth);
+      std::map<Variant, Outcome> done;
       for (Variant v : o.variants) {
         const bool on_optiq = v == Variant::optiq || v == Variant::optiq_overlap;
         auto row_exchange = make_exchange(v, row, on_optiq ? teams.row : nullptr);
@@ -173,7 +203,10 @@ int run_all(const Options& o, int rank, int ranks) {
         for (std::size_t t = 0; verified && t < r.checksums.size(); ++t)
           verified = relative_error(r.checksums[t], ref.checksums[t]) <= kTolerance;
         if (!verified && !ref.checksums.empty()) status = 1;
-        if (rank == 0) (o.json ? print_json : print_text)(o, v, ranks, ref, r, verified);
+        const auto alone = done.find(blocking_counterpart(v));
+        const Outcome* counterpart = v != blocking_counterpart(v) && alone != done.end() ? &alone->second : nullptr;
+        if (rank == 0) (o.json ? print_json : print_text)(o, v, ranks, ref, r, verified, counterpart);
+        done.emplace(v, r);
       }
     }
   }  // the optiq contexts go before their communicators
@@ -212,12 +245,14 @@ int main(int argc, char** argv) {
   if (options.help) {
     if (rank == 0) std::fputs(kUsage, stdout);
   } else if (!error.empty()) {
-    if (rank == 0) std::fprintf(stderr, "nas-ft: %s\n", error.c_str());
+    if (rank == 0) std::fprintf(stderr, "nas-ft: error: %s\n", error.c_str());
     status = 2;
   } else {
     status = run_all(options, rank, ranks);
   }
-  fftw_cleanup();
+#ifndef OPTIQ_SMPI
+  fftw_cleanup();  // under SMPI the ranks share FFTW's state, and one rank must not free the others'
+#endif
   MPI_Finalize();
   return status;
 }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "work_model.hpp"
+
 namespace ft {
 
 namespace {
@@ -110,6 +112,7 @@ void PencilFft::forward(cplx* xp, cplx* zp) {
               for (int y = 0; y < d.ny1; ++y)
                 copy(plane + static_cast<std::size_t>(y) * d.nx + q * d.nx1, d.nx1,
                      send + q * span + (z - lo) * b1 + y * d.nx1);
+            charge_copy((b1 * d.p1) * sizeof(cplx));
           }
           tick();
         }
@@ -122,6 +125,7 @@ void PencilFft::forward(cplx* xp, cplx* zp) {
             Timed t(times_.pack);
             for (int p = 0; p < d.p1; ++p)
               transpose_copy(recv + p * span + (z - lo) * b1, d.nx1, d.ny1, d.nx1, plane + p * d.ny1, d.ny);
+            charge_copy((b1 * d.p1) * sizeof(cplx));
           }
           {
             Timed t(times_.fft);
@@ -146,6 +150,7 @@ void PencilFft::forward(cplx* xp, cplx* zp) {
               const cplx* line = yp + (static_cast<std::size_t>(z) * d.nx1 + x) * d.ny;
               for (int q = 0; q < d.p2; ++q) copy(line + q * d.ny2, d.ny2, send + q * span + (x - lo) * b2 + z * d.ny2);
             }
+            charge_copy((static_cast<std::size_t>(hi - lo) * d.ny) * sizeof(cplx));
           }
           tick();
         }
@@ -158,6 +163,7 @@ void PencilFft::forward(cplx* xp, cplx* zp) {
             for (int p = 0; p < d.p2; ++p)
               transpose_copy(recv + p * span + (x - lo) * b2, d.ny2, d.nz2, d.ny2,
                              zp + static_cast<std::size_t>(x) * d.nz + p * d.nz2, z_row);
+            charge_copy((b2 * d.p2) * sizeof(cplx));
           }
           tick();
         }
@@ -196,6 +202,7 @@ void PencilFft::inverse(cplx* zp, cplx* xp) {
             for (int q = 0; q < d.p2; ++q)
               transpose_copy(zp + static_cast<std::size_t>(x) * d.nz + q * d.nz2, z_row, d.ny2, d.nz2,
                              send + q * span + (x - lo) * b2, d.ny2);
+            charge_copy((b2 * d.p2) * sizeof(cplx));
           }
           tick();
         }
@@ -210,6 +217,7 @@ void PencilFft::inverse(cplx* zp, cplx* xp) {
               for (int p = 0; p < d.p2; ++p)
                 copy(recv + p * span + (x - lo) * b2 + z * d.ny2, d.ny2,
                      lines + static_cast<std::size_t>(x - lo) * d.ny + p * d.ny2);
+            charge_copy((static_cast<std::size_t>(hi - lo) * d.ny) * sizeof(cplx));
           }
           {
             Timed t(times_.fft);
@@ -232,6 +240,7 @@ void PencilFft::inverse(cplx* zp, cplx* xp) {
             Timed t(times_.pack);
             for (int q = 0; q < d.p1; ++q)
               transpose_copy(plane + q * d.ny1, d.ny, d.nx1, d.ny1, send + q * span + (z - lo) * b1, d.nx1);
+            charge_copy((b1 * d.p1) * sizeof(cplx));
           }
           tick();
         }
@@ -246,6 +255,7 @@ void PencilFft::inverse(cplx* zp, cplx* xp) {
               for (int y = 0; y < d.ny1; ++y)
                 copy(recv + p * span + (z - lo) * b1 + y * d.nx1, d.nx1,
                      plane + static_cast<std::size_t>(y) * d.nx + p * d.nx1);
+            charge_copy((b1 * d.p1) * sizeof(cplx));
           }
           {
             Timed t(times_.fft);

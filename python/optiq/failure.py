@@ -109,6 +109,15 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
     plus ``wall_seconds``. Its own error line ("NAME: error: ...") becomes an Error with that
     message; no result at all, an Error saying that ``what`` failed and why. ``env`` is added to
     the environment."""
+    lines, wall = run_json_lines(cmd, timeout, what, name, env)
+    result = lines[-1]
+    result["wall_seconds"] = wall
+    return result
+
+
+def run_json_lines(cmd: list, timeout: float, what: str, name: str, env: dict | None = None) -> tuple:
+    """As :func:`run_json_program`, for programs that print one JSON line per result: returns
+    (every JSON line of the output, parsed, in order; the wall-clock seconds of the run)."""
     start = time.perf_counter()
     # In a session of its own, so that a timeout stops the whole job: smpirun and mpirun are
     # launchers, and killing them alone would leave the simulation or the ranks running.
@@ -137,6 +146,4 @@ def run_json_program(cmd: list, timeout: float, what: str, name: str, env: dict 
                           "run it alone or on a smaller case")
     if not lines:
         raise _core.Error(f"{what} failed (exit status {proc.returncode}): {failure_summary(proc.stderr)}")
-    result = json.loads(lines[-1])
-    result["wall_seconds"] = time.perf_counter() - start
-    return result
+    return [json.loads(line) for line in lines], time.perf_counter() - start

@@ -130,9 +130,11 @@ def text_of(rec, v) -> str:
     return str(v)
 
 
-def tool_arguments(layer: str, given: dict) -> list:
+def tool_arguments(layer: str, given: dict, flag_values: bool = False) -> list:
     """``["--name", text, ...]`` for a tool (optiq-driver, optiq-io-bench) from option values by
-    record name; ``None`` values are left out (the tool keeps the record's default)."""
+    record name; ``None`` values are left out (the tool keeps the record's default). Flags go as
+    ``--NAME``/``--no-NAME``, or with ``flag_values`` as ``--NAME 1|0`` (programs that hand each
+    pair to optiq_options_set, as nas-ft does)."""
     by_name = {r.name: r for r in records(layer)}
     out = []
     for name, v in given.items():
@@ -140,7 +142,7 @@ def tool_arguments(layer: str, given: dict) -> list:
             continue
         if name not in by_name:
             raise _core.Error(f"no {layer} option '{name}'")
-        if by_name[name].kind == "flag":  # the tools take flags as --NAME and --no-NAME
+        if by_name[name].kind == "flag" and not flag_values:  # the tools take flags as --NAME and --no-NAME
             out.append(("--" if v else "--no-") + name)
         else:
             out += ["--" + name, text_of(by_name[name], v)]

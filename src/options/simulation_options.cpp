@@ -20,6 +20,9 @@ const std::vector<OptionRecord>& simulation_records() {
         // Measured by bench/poll_cost.py (bench/results/poll_cost.md).
         real("poll-cost", "1.7e-8", 0, 1, "seconds charged per request tested (smpi/test)"),
         real("probe-cost", "2.7e-8", 0, 1, "seconds charged per MPI_Iprobe (smpi/iprobe)"),
+        // FFTW 3.3.10 on one core of this machine kind, NPB FT class B on one rank: 9.0e9 flop/s
+        // counted as 5 n log2 n per line (docs/applications.md, "NAS FT").
+        real("fft-rate", "9e9", 1, 1e15, "flop/s at which a simulated rank runs its local FFTs (5 n log2 n per line of n points)"),
     };
     for (auto& record : r) record.field = record.name;
     return r;

@@ -71,7 +71,7 @@ def test_every_json_command_is_covered():
     parser = build_parser()
     commands = next(a for a in parser._actions if a.dest == "command").choices
     with_json = {name for name, p in commands.items() if any("--json" in a.option_strings for a in p._actions)}
-    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan", "io-bench", "options"}
+    assert with_json == {"plan", "show", "simulate", "run", "exchange", "io-plan", "io-bench", "fft", "options"}
 
 
 def test_options(optiq_cli):

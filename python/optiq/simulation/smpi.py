@@ -79,6 +79,13 @@ def smpi_io_bench() -> Path:
     return _tool("OPTIQ_SMPI_IO_BENCH", _bin_dir() / "smpi" / "optiq-io-bench", "the SMPI build of optiq-io-bench")
 
 
+def smpi_nas_ft() -> Path:
+    """NAS FT built with smpicxx: $OPTIQ_SMPI_NAS_FT, else the installed one (built when FFTW 3
+    is there)."""
+    return _tool("OPTIQ_SMPI_NAS_FT", _bin_dir() / "smpi" / "nas-ft", "the SMPI build of nas-ft (it needs FFTW 3 too: "
+                 "apt-get install libfftw3-dev)")
+
+
 def simroutes() -> Path:
     """The route query tool: $OPTIQ_SIMROUTES, else the one installed with the package."""
     return _tool("OPTIQ_SIMROUTES", _bin_dir() / "optiq-simroutes", "optiq-simroutes")
@@ -130,15 +137,23 @@ def run_driver(np: int, platform: Path, hostfile: Path, driver_args: list, timeo
     return run_program(smpi_driver(), np, platform, hostfile, driver_args, timeout, costs, env)
 
 
-def run_program(program: Path, np: int, platform: Path, hostfile: Path, args: list, timeout: float,
-                costs: tuple = ((), {}), env: dict | None = None) -> dict:
-    """Runs an SMPI build of one of optiq's programs (its errors start with "NAME: error: ", its
-    result is its last JSON line) on ``np`` simulated ranks, with the model settings above."""
+def smpirun_command(program: Path, np: int, platform: Path, hostfile: Path, args: list,
+                    costs: tuple = ((), {}), env: dict | None = None) -> tuple:
+    """(command, environment) that run an SMPI build of ``program`` on ``np`` simulated ranks,
+    with the model settings above and ``costs`` (:func:`cpu_cost_settings`)."""
     settings, cost_env = costs
     cmd = [smpirun(), "-np", str(np), "-platform", str(platform), "-hostfile", str(hostfile)]
     cmd += [f"--cfg={setting}" for setting in list(MODEL_SETTINGS) + list(settings)]
     cmd += ["--log=root.thres:warning", str(program)] + list(args)
-    return run_json_program(cmd, timeout, "the simulation", program.name, {**cost_env, **(env or {})})
+    return cmd, {**cost_env, **(env or {})}
+
+
+def run_program(program: Path, np: int, platform: Path, hostfile: Path, args: list, timeout: float,
+                costs: tuple = ((), {}), env: dict | None = None) -> dict:
+    """Runs an SMPI build of one of optiq's programs (its errors start with "NAME: error: ", its
+    result is its last JSON line) on ``np`` simulated ranks, with the model settings above."""
+    cmd, full_env = smpirun_command(program, np, platform, hostfile, args, costs, env)
+    return run_json_program(cmd, timeout, "the simulation", program.name, full_env)
 
 
 def simgrid_routes(platform: Path, sources: list) -> dict:
