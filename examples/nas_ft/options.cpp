@@ -13,7 +13,7 @@ namespace ft {
 
 const char* const kUsage =
     "usage: nas-ft [--class S|W|A|B|C | --grid NXxNYxNZ] [--iterations K] [--procs P1xP2]\n"
-    "              [--variant alltoall|ialltoallv|optiq|optiq-overlap|all] [--slabs K]\n"
+    "              [--variant all|alltoall,ialltoallv,optiq,optiq-overlap] [--slabs K]\n"
     "              [--topology SPEC] [--json] [optiq's options: --planner NAME, --min-gain X, ...]\n";
 
 namespace {
@@ -50,6 +50,32 @@ bool choose_grid(int ranks, const Options& o, int& p1, int& p2) {
     if (spread < best) best = spread, p1 = a, p2 = b;
   }
   return best != INT_MAX;
+}
+
+// "all", or names separated by commas, each once; kept in the canonical order (blocking variants
+// first, so that an overlapping one can be held against its counterpart).
+bool to_variants(const std::string& text, std::vector<Variant>& variants) {
+  const Variant every[] = {Variant::alltoall, Variant::ialltoallv, Variant::optiq, Variant::optiq_overlap};
+  if (text == "all") {
+    variants.assign(std::begin(every), std::end(every));
+    return true;
+  }
+  std::vector<bool> chosen(4, false);
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    std::size_t comma = text.find(',', at);
+    if (comma == std::string::npos) comma = text.size();
+    const std::string name = text.substr(at, comma - at);
+    int i = 0;
+    while (i < 4 && name != variant_name(every[i])) ++i;
+    if (i == 4 || chosen[i]) return false;
+    chosen[i] = true;
+    at = comma + 1;
+  }
+  variants.clear();
+  for (int i = 0; i < 4; ++i)
+    if (chosen[i]) variants.push_back(every[i]);
+  return true;
 }
 
 bool is_optiq_option(const std::string& arg) {
@@ -113,12 +139,9 @@ std::string parse_options(int argc, char** argv, int ranks, Options& o) {
       if (!to_sizes(value, 2, p)) return "--procs " + value + ": expected P1xP2, e.g. 2x4";
       o.p1 = p[0], o.p2 = p[1];
     } else if (arg == "--variant") {
-      if (value == "all") o.variants = {Variant::alltoall, Variant::ialltoallv, Variant::optiq, Variant::optiq_overlap};
-      else if (value == "alltoall") o.variants = {Variant::alltoall};
-      else if (value == "ialltoallv") o.variants = {Variant::ialltoallv};
-      else if (value == "optiq") o.variants = {Variant::optiq};
-      else if (value == "optiq-overlap") o.variants = {Variant::optiq_overlap};
-      else return "--variant " + value + ": expected alltoall, ialltoallv, optiq, optiq-overlap or all";
+      if (!to_variants(value, o.variants))
+        return "--variant " + value + ": expected all, or a comma-separated list of alltoall, ialltoallv, optiq "
+               "and optiq-overlap";
     } else if (arg == "--slabs") {
       if (!to_int(value, o.slabs) || o.slabs < 1) return "--slabs " + value + ": expected a positive count";
     } else if (arg == "--topology") {

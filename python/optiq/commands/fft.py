@@ -4,7 +4,7 @@ every variant verified against NPB's checksums."""
 
 from __future__ import annotations
 
-import math
+import argparse
 import tempfile
 from pathlib import Path
 
@@ -37,6 +37,13 @@ runs SMPI, where the network moves bytes without the CPU and the local work is c
 """
 
 
+def variant_list(text: str) -> str:
+    names = text.split(",")
+    if text != "all" and (len(set(names)) != len(names) or not set(names) <= set(VARIANTS)):
+        raise argparse.ArgumentTypeError(f"'{text}': expected all, or a comma-separated list of {', '.join(VARIANTS)}")
+    return text
+
+
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "fft", help="NAS FT's 3-D FFT with its transposes moved by MPI or optiq, verified",
@@ -60,8 +67,9 @@ def register(subparsers) -> None:
                       help="a grid of no NPB class, checked against a single-process FFT (up to 2^22 points)")
     prob.add_argument("--iterations", type=integer(1, 1000), metavar="K",
                       help="iterations (default: the class's own; NPB's first K checksums still verify)")
-    prob.add_argument("--variant", default="all", choices=VARIANTS + ("all",),
-                      help="how the transposes move (default: %(default)s)")
+    prob.add_argument("--variant", default="all", type=variant_list, metavar="LIST",
+                      help=f"how the transposes move: all, or a comma-separated list of {', '.join(VARIANTS)} "
+                           "(default: %(default)s)")
     prob.add_argument("--slabs", type=integer(1, 1 << 16), default=4, metavar="K",
                       help="slabs per overlapped transpose (default: %(default)s)")
     add_runtime_arguments(p)
