@@ -79,6 +79,12 @@ def smpi_io_bench() -> Path:
     return _tool("OPTIQ_SMPI_IO_BENCH", _bin_dir() / "smpi" / "optiq-io-bench", "the SMPI build of optiq-io-bench")
 
 
+def smpi_flood() -> Path:
+    """The flood and latency microbenchmark built with smpicxx: $OPTIQ_SMPI_FLOOD, else the
+    installed one (bench/applications/flood.py)."""
+    return _tool("OPTIQ_SMPI_FLOOD", _bin_dir() / "smpi" / "optiq-flood", "the SMPI build of optiq-flood")
+
+
 def smpi_nas_ft() -> Path:
     """NAS FT built with smpicxx: $OPTIQ_SMPI_NAS_FT, else the installed one (built when FFTW 3
     is there)."""
