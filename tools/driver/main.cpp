@@ -133,7 +133,7 @@ int main(int argc, char** argv) {
     if (!args.background.empty()) background = read_background(args.background, job, world_size);
     else if (job != world_size) throw Error("--job-ranks below the number of ranks needs --background");
   } catch (const Error& e) {
-    const int rc = fail(world_rank, e.what());
+    const int rc = tools::report_failure("optiq-driver", world_rank, e);
     MPI_Finalize();
     return rc;
   }

@@ -51,11 +51,7 @@ Args parse_args(int argc, char** argv) {
   app.add_option("--warmup", a.warmup)->check(CLI::Range(0, 1000000));
   app.add_option("--seed", a.seed)->check(CLI::Range(0, 1000000000));
   app.add_flag("--no-verify{false}", a.verify, "do not fill and check the bytes");
-  try {
-    tools::parse_command_line(app, argc, argv, usage());
-  } catch (const optiq::Error& e) {
-    throw std::runtime_error(e.what());
-  }
+  tools::parse_command_line(app, argc, argv, usage());
   return a;
 }
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exchange/barrier.hpp"
+#include "tools/common/cli.hpp"
 #include "tools/exchange/args.hpp"
 #include "tools/exchange/workload.hpp"
 #include "optiq/exchange.h"
@@ -145,14 +146,7 @@ int main(int argc, char** argv) {
     const Args a = parse_args(argc, argv);  // the same verdict on every rank
     code = run(a, rank, size);
   } catch (const std::exception& e) {
-    if (rank == 0) {
-      const std::string text = e.what();
-      if (text.rfind("usage:", 0) == 0)
-        std::fputs(text.c_str(), stdout);
-      else
-        std::fprintf(stderr, "optiq-exchange: error: %s\n", text.c_str());
-    }
-    code = std::string(e.what()).rfind("usage:", 0) == 0 ? 0 : 2;
+    code = optiq::tools::report_failure("optiq-exchange", rank, e);
   }
   MPI_Finalize();
   return code;

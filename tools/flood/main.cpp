@@ -308,8 +308,7 @@ int main(int argc, char** argv) {
   try {
     code = run(parse_args(argc, argv), rank, size);  // every rank reaches the same verdict
   } catch (const std::exception& e) {
-    if (rank == 0) std::fprintf(stderr, "optiq-flood: error: %s\n", e.what());
-    code = 2;
+    code = optiq::tools::report_failure("optiq-flood", rank, e);
   }
   MPI_Finalize();
   return code;
