@@ -6,9 +6,9 @@
 //            acknowledgement. optiq moves the same bytes in one optiq_alltoallv with the message
 //            size as its chunk, so its plan may send one neighbour's bytes over several links.
 //   latency: a round trip of an N-byte transfer and its acknowledgement between node 0 and its
-//            first neighbour: MPI_Send + a 0-byte reply, MPI_Put + MPI_Win_flush (remote
-//            completion), or one optiq_alltoallv on a context of the two ranks (it returns on
-//            both only when the bytes have arrived).
+//            first neighbour: MPI_Send + a 0-byte reply, MPI_Put + MPI_Win_unlock (remote
+//            completion), or an optiq_alltoallv on a context of the two ranks and a 0-byte
+//            reply.
 //
 // One rank per node, rank r on node r; every delivered byte is checked. Rank 0 prints one JSON
 // line. Builds with smpicxx too: its bench (bench/applications/flood.py) runs it in SMPI.
@@ -228,7 +228,11 @@ std::pair<double, bool> round_trip(const std::string& method, long long bytes, i
         MPI_Win_unlock(1, win);  // returns once the put is complete at the target
       }
     } else {
+      // optiq_alltoallv returns at the sender once its bytes are handed over, so the receiver
+      // acknowledges them as MPI_Send's round trip does.
       optiq_trip();
+      if (rank == 0) MPI_Recv(nullptr, 0, MPI_BYTE, peer, r, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      else MPI_Send(nullptr, 0, MPI_BYTE, 0, r, MPI_COMM_WORLD);
     }
   }
   const double seconds = (MPI_Wtime() - t0) / repeats;
