@@ -18,6 +18,7 @@
 
 #include "exchange/barrier.hpp"
 #include "tools/common/cli.hpp"
+#include "tools/common/tool_main.hpp"
 #include "tools/exchange/args.hpp"
 #include "tools/exchange/workload.hpp"
 #include "optiq/exchange.h"
@@ -137,17 +138,7 @@ int run(const Args& a, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int code = 0;
-  try {
-    const Args a = parse_args(argc, argv);  // the same verdict on every rank
-    code = run(a, rank, size);
-  } catch (const std::exception& e) {
-    code = optiq::tools::report_failure("optiq-exchange", rank, e);
-  }
-  MPI_Finalize();
-  return code;
+  // Every rank parses the same arguments and so reaches the same verdict.
+  return optiq::tools::mpi_tool_main(argc, argv, "optiq-exchange",
+                                     [&](int rank, int size) { return run(parse_args(argc, argv), rank, size); });
 }

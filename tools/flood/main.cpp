@@ -27,6 +27,7 @@
 #include "optiq/core/pattern.hpp"
 #include "optiq/optiq.h"
 #include "tools/common/cli.hpp"
+#include "tools/common/tool_main.hpp"
 #include "tools/common/record_options.hpp"
 
 namespace {
@@ -304,16 +305,7 @@ int run(const Args& a, int rank, int size) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int code = 0;
-  try {
-    code = run(parse_args(argc, argv), rank, size);  // every rank reaches the same verdict
-  } catch (const std::exception& e) {
-    code = optiq::tools::report_failure("optiq-flood", rank, e);
-  }
-  MPI_Finalize();
-  return code;
+  // Every rank parses the same arguments and so reaches the same verdict.
+  return optiq::tools::mpi_tool_main(argc, argv, "optiq-flood",
+                                     [&](int rank, int size) { return run(parse_args(argc, argv), rank, size); });
 }
