@@ -131,9 +131,14 @@ def main() -> int:
     p.add_argument("--planners", default="mcf", help="optiq's planners (default: %(default)s)")
     p.add_argument("--name", default="fft", help="results file stem (default: %(default)s)")
     p.add_argument("--force", action="store_true")
+    p.add_argument("--report", action="store_true", help="rewrite the report and plot from the results file only")
     args = p.parse_args()
     store = RESULTS / f"{args.name}.json"
     results = json.loads(store.read_text()) if store.exists() else {}
+    if args.report:
+        report(results, RESULTS / f"{args.name}.md", args)
+        plot(results, RESULTS / f"{args.name}.png")
+        return 0
     for machine in args.machines.split(","):
         for ranks in map(int, args.ranks.split(",")):
             if ranks not in MACHINES[machine]:
