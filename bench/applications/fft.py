@@ -109,11 +109,15 @@ def plot(results: dict, path: Path) -> None:
     fig, axes = plt.subplots(1, len(machines), figsize=(4.5 * len(machines), 3.6), squeeze=False)
     for ax, machine in zip(axes[0], machines):
         mine = [r for r in table if r["machine"] == machine]
-        for label in sorted({(r["variant"], r["planner"]) for r in mine}):
-            pts = sorted((r["ranks"], 1e3 * r["per_iteration"]) for r in mine if (r["variant"], r["planner"]) == label)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o",
-                    label=label[0] + (f" ({label[1]})" if label[1] else ""))
-        ax.set_xscale("log", base=2)
+        labels = sorted({(r["variant"], r["planner"]) for r in mine})
+        sizes = sorted({r["ranks"] for r in mine})
+        width = 0.8 / len(labels)
+        for i, label in enumerate(labels):
+            ms = {r["ranks"]: 1e3 * r["per_iteration"] for r in mine if (r["variant"], r["planner"]) == label}
+            xs = [k + i * width for k, n in enumerate(sizes) if n in ms]
+            ax.bar(xs, [ms[n] for n in sizes if n in ms], width,
+                   label=label[0] + (f" ({label[1]})" if label[1] else ""))
+        ax.set_xticks([k + 0.4 - width / 2 for k in range(len(sizes))], [str(n) for n in sizes])
         ax.set_title(machine)
         ax.set_xlabel("ranks (one per node)")
         ax.set_ylabel("simulated ms per transform")
