@@ -1,4 +1,4 @@
-// Request files (parse_requests): "src dst bytes" lines. The first two bytes of an input set
+// Request files (parse_requests): "src dst bytes [priority]" lines. The first two bytes of an input set
 // the topology's node count. Beyond not crashing: every job is inside the topology, the bytes
 // of all jobs add up within kMaxBytes, and the jobs written back as a request file read back
 // the same.
@@ -28,7 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const Job& j : jobs) {
     FUZZ_CHECK(j.src >= 0 && j.src < num_nodes && j.dst >= 0 && j.dst < num_nodes, "job %d->%d in %d nodes", j.src,
                j.dst, num_nodes);
-    again += std::to_string(j.src) + " " + std::to_string(j.dst) + " " + format_bytes(j.bytes) + "\n";
+    FUZZ_CHECK(j.priority >= 0 && j.priority <= kMaxPriority, "priority %d", j.priority);
+    again += std::to_string(j.src) + " " + std::to_string(j.dst) + " " + format_bytes(j.bytes) + " " +
+             std::to_string(j.priority) + "\n";
   }
   try {
     total_bytes(jobs);
@@ -38,7 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<Job> back = parse_requests(again, num_nodes, "again");
   FUZZ_CHECK(back.size() == jobs.size(), "%zu jobs read back as %zu", jobs.size(), back.size());
   for (std::size_t i = 0; i < jobs.size(); ++i)
-    FUZZ_CHECK(back[i].src == jobs[i].src && back[i].dst == jobs[i].dst && back[i].bytes == jobs[i].bytes,
+    FUZZ_CHECK(back[i].src == jobs[i].src && back[i].dst == jobs[i].dst && back[i].bytes == jobs[i].bytes &&
+                   back[i].priority == jobs[i].priority,
                "job %zu reads back differently", i);
   return 0;
 }

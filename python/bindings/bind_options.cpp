@@ -94,6 +94,8 @@ void bind_options(nb::module_& m) {
       .def_rw("max_proxies", &PlannerOptions::max_proxies)
       .def_rw("forward_bandwidth", &PlannerOptions::forward_bandwidth)
       .def_rw("progress", &PlannerOptions::progress)
+      .def_rw("link_preload", &PlannerOptions::link_preload,
+              "Bytes per link (index = link id) that more urgent classes put ahead of this plan; [] for none.")
       .def(
           "set", [](PlannerOptions& o, const std::string& name, const std::string& text) { set_option(o, name, text); },
           "name"_a, "text"_a, "Set an option by record name from text, checked by its record.")

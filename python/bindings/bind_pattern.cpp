@@ -8,6 +8,7 @@
 #include "optiq/core/legs.hpp"
 #include "optiq/core/routing.hpp"
 #include "optiq/core/paths.hpp"
+#include "optiq/core/error.hpp"
 #include "optiq/core/pattern.hpp"
 #include "optiq/core/network_pattern.hpp"
 
@@ -17,16 +18,27 @@ using namespace nb::literals;
 namespace optiq::py {
 
 void bind_pattern(nb::module_& m) {
-  nb::class_<Job>(m, "Job", "One request: move `bytes` from node `src` to node `dst`.")
+  nb::class_<Job>(m, "Job",
+                  "One request: move `bytes` from node `src` to node `dst`, in traffic class `priority` "
+                  "(0, the default, is the most urgent; docs/qos.md).")
       .def(nb::init<>())
-      .def("__init__", [](Job* j, NodeId s, NodeId d, Bytes b) { new (j) Job{s, d, b}; }, "src"_a, "dst"_a,
-           "bytes"_a)
+      .def(
+          "__init__",
+          [](Job* j, NodeId s, NodeId d, Bytes b, int priority) {
+            if (priority < 0 || priority > kMaxPriority)
+              throw Error("priority " + std::to_string(priority) + " is outside 0.." + std::to_string(kMaxPriority));
+            new (j) Job{s, d, b, priority};
+          },
+          "src"_a, "dst"_a, "bytes"_a, "priority"_a = 0)
       .def_rw("src", &Job::src)
       .def_rw("dst", &Job::dst)
       .def_rw("bytes", &Job::bytes)
+      .def_ro("priority", &Job::priority)
       .def("__repr__", [](const Job& j) {
-        return "Job(" + std::to_string(j.src) + ", " + std::to_string(j.dst) + ", " + std::to_string(j.bytes) + ")";
+        return "Job(" + std::to_string(j.src) + ", " + std::to_string(j.dst) + ", " + std::to_string(j.bytes) +
+               (j.priority ? ", priority=" + std::to_string(j.priority) : std::string()) + ")";
       });
+  m.attr("MAX_PRIORITY") = kMaxPriority;
 
   m.def("parse_bytes", &parse_bytes, "text"_a, "Parse '8MiB', '64KiB', '1.5GB' or '1000000' into bytes.");
   m.def("format_bytes", &format_bytes, "bytes"_a);

@@ -74,6 +74,9 @@ void bind_plan(nb::module_& m) {
   m.def("copy_loads", &copy_loads, "plan"_a, "topology"_a,
         "Bytes each vertex copies running the plan with a rank on every endpoint (its junctions).");
   m.def("link_loads", &link_loads, "plan"_a, "topology"_a, "Bytes on every link (index = link id).");
+  m.def("preloaded_seconds", &preloaded_seconds, "plan"_a, "topology"_a, "preload"_a,
+        "The plan's fluid time behind bytes already on the links: max over links of (preload + plan bytes) / "
+        "capacity ([] for no preload).");
   m.def("link_path_counts", &link_path_counts, "plan"_a, "topology"_a);
 
   m.def("plan_to_json", &plan_to_json, "plan"_a, "topology"_a);

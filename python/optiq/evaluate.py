@@ -125,6 +125,8 @@ def _result(name: str, seconds: float, plan, network, options: PlannerOptions, i
     if bound_seconds is None:
         return Result(name, seconds, plan, metrics, extra=info)
     predicted = metrics.predicted_seconds
+    if options.link_preload:  # the bound is on the time behind the other classes' bytes
+        predicted = max(predicted, _core.preloaded_seconds(plan, network, options.link_preload))
     gap = max(0.0, 1.0 - bound_seconds / predicted) if predicted > 0 else 0.0
     capacity = max(network.capacities, default=0.0)
     return Result(name, seconds, plan, metrics, bound_seconds, bound_seconds * capacity, gap, info)

@@ -1,4 +1,6 @@
 // The planners' options: the one place their defaults, ranges and meanings are written.
+#include <cmath>
+
 #include "options/table.hpp"
 
 namespace optiq {
@@ -63,6 +65,8 @@ void check_planner_options(const PlannerOptions& o) {
       throw Error(r.name + ": " + e.what());
     }
   }
+  for (double bytes : o.link_preload)
+    if (!(bytes >= 0) || !std::isfinite(bytes)) throw Error("link preload: every link's bytes must be finite and >= 0");
   if (o.max_proxies >= 0 && o.hop_bound >= 0)
     throw Error("a hop bound and a bound on proxies per path cannot be combined; choose one");
 }

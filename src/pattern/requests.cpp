@@ -1,4 +1,4 @@
-// Request files: one "src dst bytes" line per job, '#' comments, blank lines ignored.
+// Request files: one "src dst bytes [priority]" line per job, '#' comments, blank lines ignored.
 #include <fstream>
 #include <sstream>
 
@@ -24,6 +24,15 @@ NodeId parse_node(const std::string& token, int num_nodes, const std::string& wh
   return static_cast<NodeId>(v);
 }
 
+int parse_priority(const std::string& token, const std::string& where) {
+  const bool digits = !token.empty() && token.size() <= 2 &&
+                      token.find_first_not_of("0123456789") == std::string::npos;
+  if (!digits || std::stoi(token) > kMaxPriority)
+    throw Error(where + ": bad priority '" + token + "' (a class from 0, the most urgent, to " +
+                std::to_string(kMaxPriority) + ")");
+  return std::stoi(token);
+}
+
 }  // namespace
 
 std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin,
@@ -42,7 +51,8 @@ std::vector<Job> parse_requests(const std::string& text, int num_nodes, const st
     for (std::string t; fields >> t;) tok.push_back(t);
     if (tok.empty()) continue;
     const std::string where = origin + ":" + std::to_string(lineno);
-    if (tok.size() != 3) throw Error(where + ": expected 'src dst bytes', got '" + line + "'");
+    if (tok.size() != 3 && tok.size() != 4)
+      throw Error(where + ": expected 'src dst bytes [priority]', got '" + line + "'");
     Job job;
     job.src = parse_node(tok[0], num_nodes, where);
     job.dst = parse_node(tok[1], num_nodes, where);
@@ -51,6 +61,7 @@ std::vector<Job> parse_requests(const std::string& text, int num_nodes, const st
     } catch (const Error& e) {
       throw Error(where + ": " + e.what());
     }
+    if (tok.size() == 4) job.priority = parse_priority(tok[3], where);
     total = checked_add(total, job.bytes, where + ": the requests' bytes add up to more");
     if (jobs.size() == max_jobs)
       throw Error(where + ": more than " + std::to_string(max_jobs) + " requests (the limit of a request file)");

@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "optiq/core/metrics.hpp"
+#include "optiq/core/error.hpp"
 #include "optiq/core/legs.hpp"
 #include "optiq/core/paths.hpp"
 #include "optiq/core/routing.hpp"
@@ -21,6 +22,18 @@ std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo)
     for (const PathShare& p : jp.paths)
       for (LinkId l : p.links) ++count[l];
   return count;
+}
+
+double preloaded_seconds(const Plan& plan, const Network& topo, const std::vector<double>& preload) {
+  OPTIQ_CHECK(preload.empty() || preload.size() == static_cast<std::size_t>(topo.num_links()),
+              "link preload does not match the network's links");
+  const auto loads = link_loads(plan, topo);
+  double seconds = 0;
+  for (LinkId l = 0; l < topo.num_links(); ++l) {
+    const double bytes = static_cast<double>(loads[l]) + (preload.empty() ? 0.0 : preload[l]);
+    if (bytes > 0) seconds = std::max(seconds, bytes / topo.capacity(l));
+  }
+  return seconds;
 }
 
 Metrics compute_metrics(const Plan& plan, const Network& topo) {

@@ -12,7 +12,8 @@
 namespace optiq {
 
 Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
-               const CandidateSet& candidates, Bytes chunk, const Progress& progress) {
+               const CandidateSet& candidates, Bytes chunk, const Progress& progress,
+               const std::vector<double>& preload) {
   if (chunk < 1) throw Error("chunk must be at least 1 byte");
   OPTIQ_CHECK(candidates.per_job.size() == jobs.size(), "candidate set does not match the jobs");
   Plan plan = detail::empty_plan(topo, routing, "heu2", jobs);
@@ -28,7 +29,9 @@ Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vect
     total += jobs[j].bytes;
   }
 
+  // Other classes' bytes come first on their links (whole bytes in practice: sums of jobs').
   std::vector<Bytes> load(topo.num_links(), 0);
+  for (std::size_t l = 0; l < preload.size() && l < load.size(); ++l) load[l] = static_cast<Bytes>(std::llround(preload[l]));
   // A link's load counts in time: bytes over its capacity, scaled by the widest link so that
   // where every link is alike (the thesis' networks) the comparison is of whole bytes, exactly
   // (long double holds every 64-bit count).

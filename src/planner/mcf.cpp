@@ -82,7 +82,7 @@ double quantise(double g) { return std::floor(g * kGrid) / kGrid; }
 class McfRun {
  public:
   McfRun(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs, const PlannerOptions& o)
-      : topo_(topo), routing_(routing), o_(o), loads_(topo, o.forward_bandwidth) {
+      : topo_(topo), routing_(routing), o_(o), loads_(topo, o.forward_bandwidth, o.link_preload) {
     result_.bounded = true;
     result_.plan = detail::empty_plan(topo, routing, "mcf", jobs);
     result_.extras = {{"iterations", 0.0}, {"flow_seconds", 0.0}, {"constraint_cost", 0.0}};
@@ -145,6 +145,9 @@ class McfRun {
     // Cut bounds hold for any routing and cost little; the dual bound improves on them as the
     // flow converges.
     eta_ = 1.0, best_bound_ = cut_lower_bound(topo_, active_jobs_), U_ = loads_.max_utilisation();
+    // Other classes' bytes ahead on a link hold it for their time whatever this plan does.
+    for (LinkId l = 0; l < static_cast<LinkId>(o_.link_preload.size()); ++l)
+      best_bound_ = std::max(best_bound_, o_.link_preload[l] / topo_.capacity(l));
     // With many sources a pricing round searches from one window of sources only (rotating), and
     // the certificate comes from cheap lower bounds on a contracted graph instead of exact costs.
     for (std::size_t a = 0; a < active_.size(); ++a) by_source_[active_jobs_[a].src].push_back(a);
@@ -194,6 +197,8 @@ class McfRun {
     double priced_sum = 0;
     for (std::size_t a = 0; a < active_.size(); ++a)
       priced_sum += static_cast<double>(active_jobs_[a].bytes) * lower[a];
+    // Weak duality with bytes already on the links: sum_l w_l c_l T >= sum_l w_l (preload_l + load_l).
+    for (LinkId l = 0; l < static_cast<LinkId>(o_.link_preload.size()); ++l) priced_sum += link_w_[l] * o_.link_preload[l];
     best_bound_ = std::max(best_bound_, priced_sum / scale);
     try_quotient_bound();
     try_relaxed_bounds();
@@ -383,7 +388,7 @@ class McfRun {
 
   // Whole bytes; practical limits on paths per job and bytes per path.
   void round_to_bytes() {
-    Loads final_loads(topo_, o_.forward_bandwidth);
+    Loads final_loads(topo_, o_.forward_bandwidth, o_.link_preload);
     for (std::size_t a = 0; a < active_.size(); ++a) {
       auto set = flows_[a];
       std::stable_sort(set.begin(), set.end(), [](const PathFlow& x, const PathFlow& y) { return x.x > y.x; });

@@ -16,13 +16,15 @@ struct PathFlow {
 };
 
 // Link and node loads with the exponential potential exp(eta * (u - U) / U) of each
-// utilisation u (load over capacity, in seconds) against the reference utilisation U.
+// utilisation u (load over capacity, in seconds) against the reference utilisation U. Links
+// start with `preload` bytes (other classes', PlannerOptions::link_preload) when given.
 class Loads {
  public:
-  Loads(const Network& topo, double forward_bandwidth)
+  Loads(const Network& topo, double forward_bandwidth, const std::vector<double>& preload)
       : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
         node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
     for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
+    if (!preload.empty()) link_ = preload;
   }
 
   void add(const LinkPath& p, double x) {

@@ -13,6 +13,7 @@ namespace {
 struct Registered {
   const char* name;
   bool needs_candidates;
+  bool takes_preload;  // plans behind bytes other classes committed (PlannerOptions::link_preload)
   PlanResult (*run)(const Network&, const RoutingModel&, const std::vector<Job>&, const PlannerOptions&,
                     const CandidateSet*);
 };
@@ -26,19 +27,19 @@ PlanResult unbounded(const Network& topo, Plan plan) {
 
 const std::vector<Registered>& registry() {
   static const std::vector<Registered> planners = {
-      {"default", false,
+      {"default", false, true,
        [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions&,
           const CandidateSet*) { return unbounded(t, plan_default(t, r, j)); }},
-      {"heu1", true,
+      {"heu1", true, false,
        [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
           const CandidateSet* c) { return unbounded(t, plan_heu1(t, r, j, *c, o.maxload)); }},
-      {"heu2", true,
+      {"heu2", true, true,
        [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
-          const CandidateSet* c) { return unbounded(t, plan_heu2(t, r, j, *c, o.heu2_chunk, o.progress)); }},
-      {"mcf", false,
+          const CandidateSet* c) { return unbounded(t, plan_heu2(t, r, j, *c, o.heu2_chunk, o.progress, o.link_preload)); }},
+      {"mcf", false, true,
        [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
           const CandidateSet*) { return plan_mcf(t, r, j, o); }},
-      {"maxflow", false,
+      {"maxflow", false, false,
        [](const Network& t, const RoutingModel& r, const std::vector<Job>& j, const PlannerOptions& o,
           const CandidateSet*) { return unbounded(t, plan_maxflow(t, r, j, o)); }},
   };
@@ -68,12 +69,22 @@ PlanResult make_plan(const std::string& name, const Network& topo, const Routing
   const Registered& planner = find(name);
   check_planner_options(options);
   total_bytes(jobs);  // every sum a planner forms is part of this one: refuse what overflows it
+  if (!options.link_preload.empty()) {
+    if (!planner.takes_preload)
+      throw Error(std::string("planner ") + planner.name + " cannot plan behind other classes' bytes (use heu2, mcf, "
+                  "opt or optimal)");
+    if (options.link_preload.size() != static_cast<std::size_t>(topo.num_links()))
+      throw Error("link preload has " + std::to_string(options.link_preload.size()) + " entries for " +
+                  std::to_string(topo.num_links()) + " links");
+  }
   CandidateSet generated;
   if (planner.needs_candidates && !candidates) {
     generated = generate_candidates(topo, routing, jobs, options.k, options.hop_bound, options.progress);
     candidates = &generated;
   }
-  return planner.run(topo, routing, jobs, options, candidates);
+  PlanResult result = planner.run(topo, routing, jobs, options, candidates);
+  if (!options.link_preload.empty()) result.plan_seconds = preloaded_seconds(result.plan, topo, options.link_preload);
+  return result;
 }
 
 }  // namespace optiq

@@ -9,12 +9,13 @@ import highspy
 import numpy as np
 
 
-def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
-    """Minimum over all fractional routings of max_l load_l / capacity_l (seconds)."""
+def arc_optimum(topo, jobs, forward_bandwidth: float | None = None, preload=None) -> float:
+    """Minimum over all fractional routings of max_l load_l / capacity_l (seconds); with
+    ``preload`` (bytes per link already there), of max_l (preload_l + load_l) / capacity_l."""
     links = list(range(topo.num_links))
     jobs = [j for j in jobs if j.bytes > 0 and j.src != j.dst]
     if not jobs:
-        return 0.0
+        return max((u / topo.capacity(l) for l, u in enumerate(preload or [])), default=0.0)
     # Bytes and capacities scaled to about 1 so HiGHS' absolute tolerances mean something.
     bscale = float(max(j.bytes for j in jobs))
     cscale = max(topo.capacity(l) for l in links)
@@ -40,10 +41,10 @@ def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
             b = j.bytes / bscale
             rhs = b if v == j.src else -b if v == j.dst else 0.0
             h.addRow(rhs, rhs, len(idx), np.array(idx, np.int32), np.array(val))
-    for l in links:  # sum_k f[k,l] <= c_l T
+    for l in links:  # sum_k f[k,l] + u_l <= c_l T
         idx = [var[k, l] for k in range(len(jobs))] + [0]
         val = [1.0] * len(jobs) + [-topo.capacity(l) / cscale]
-        h.addRow(-inf, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+        h.addRow(-inf, -(preload[l] / bscale if preload else 0.0), len(idx), np.array(idx, np.int32), np.array(val))
     if forward is not None:  # relayed inflow at v <= F T
         for v in range(topo.num_vertices):
             idx, val = [0], [-forward]
@@ -57,6 +58,46 @@ def arc_optimum(topo, jobs, forward_bandwidth: float | None = None) -> float:
     h.run()
     assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
     return h.getInfo().objective_function_value * bscale / cscale
+
+
+def weighted_concurrent_flow(topo, jobs, weight) -> float:
+    """The weighted max concurrent flow in rates, not times: the largest lambda such that every
+    job j can be routed at lambda * weight(j) * bytes_j bytes per second at once within the
+    links' capacities (arc formulation, flows per second)."""
+    links = list(range(topo.num_links))
+    jobs = [j for j in jobs if j.bytes > 0 and j.src != j.dst]
+    bscale = float(max(j.bytes for j in jobs))
+    cscale = max(topo.capacity(l) for l in links)
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    inf = highspy.kHighsInf
+    h.addVar(0, inf)  # lambda, scaled
+    h.changeColCost(0, -1.0)
+    var = {}
+    for k in range(len(jobs)):
+        for l in links:
+            var[k, l] = h.getNumCol()
+            h.addVar(0, inf)
+    for k, j in enumerate(jobs):  # out - in - lambda w d = 0 at src (mirrored at dst)
+        for v in range(topo.num_vertices):
+            idx, val = [], []
+            for l in links:
+                if topo.link_src(l) == v:
+                    idx.append(var[k, l]); val.append(1.0)
+                if topo.link_dst(l) == v:
+                    idx.append(var[k, l]); val.append(-1.0)
+            demand = weight(j) * j.bytes / bscale
+            if v == j.src:
+                idx.append(0); val.append(-demand)
+            elif v == j.dst:
+                idx.append(0); val.append(demand)
+            h.addRow(0.0, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+    for l in links:  # sum_k f[k,l] <= c_l
+        idx = [var[k, l] for k in range(len(jobs))]
+        h.addRow(-inf, topo.capacity(l) / cscale, len(idx), np.array(idx, np.int32), np.ones(len(idx)))
+    h.run()
+    assert h.getModelStatus() == highspy.HighsModelStatus.kOptimal
+    return -h.getInfo().objective_function_value * cscale / bscale
 
 
 def path_optimum(topo, jobs, paths_per_job) -> float:

@@ -30,6 +30,10 @@ std::vector<std::size_t> link_path_counts(const Plan& plan, const Network& topo)
 
 Metrics compute_metrics(const Plan& plan, const Network& topo);
 
+// The plan's fluid time behind bytes already committed to the links: max over links of
+// (preload[l] + the plan's bytes on l) / capacity. An empty preload is none.
+double preloaded_seconds(const Plan& plan, const Network& topo, const std::vector<double>& preload);
+
 // The relaying rule of the planners that model forwarding capacity (mcf, opt, optimal): every
 // vertex a path passes through (not its ends) relays its bytes, but switches, which forward in
 // hardware. The vertices of one path that relay, in order:

@@ -63,6 +63,11 @@ struct PlannerOptions {
   int max_proxies;           // mcf: forwarding endpoints per path, < 0 = no limit
   double forward_bandwidth;  // opt, optimal, mcf: bytes/s a node can relay, 0 = unlimited
   Progress progress = nullptr;
+  // Bytes per link (index = link id) that more urgent classes already put ahead of this plan
+  // (docs/qos.md): the plan minimises max over links of (preload + its own bytes) / capacity.
+  // Empty: none. heu2, mcf, opt and optimal honour it; default has no choice to make; heu1 and
+  // maxflow refuse it.
+  std::vector<double> link_preload;
 
   PlannerOptions();  // every field at its record's default
 };

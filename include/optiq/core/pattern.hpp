@@ -10,10 +10,15 @@
 
 namespace optiq {
 
+// Traffic classes: 0 is the most urgent; a job's class decides which bytes go first when
+// classes share links (docs/qos.md). Sixteen, as InfiniBand's service levels.
+constexpr int kMaxPriority = 15;
+
 struct Job {
   NodeId src = 0;
   NodeId dst = 0;
   Bytes bytes = 0;
+  int priority = 0;  // 0..kMaxPriority
 };
 
 // The bytes of all jobs together; optiq::Error when they add up to more than kMaxBytes.
@@ -52,8 +57,8 @@ std::vector<Job> assign_sizes(const std::vector<Pair>& pairs, const std::string&
 // memory and time of its own; 2^25 (33.5 million) is twice an all-to-all of 4,096 nodes.
 constexpr std::size_t kMaxFileJobs = std::size_t(1) << 25;
 
-// One "src dst bytes" line per job; '#' starts a comment. Nodes are checked against num_nodes,
-// the count against max_jobs.
+// One "src dst bytes [priority]" line per job; '#' starts a comment. Nodes are checked against
+// num_nodes, the count against max_jobs; a missing priority is 0 (the most urgent class).
 std::vector<Job> parse_requests(const std::string& text, int num_nodes, const std::string& origin,
                                 std::size_t max_jobs = kMaxFileJobs);
 std::vector<Job> read_requests(const std::string& path, int num_nodes);

@@ -28,9 +28,11 @@ Plan plan_default(const Network& topo, const RoutingModel& routing, const std::v
 // Thesis 5.3.1: select paths round-robin under a limit on paths per link; split bytes equally.
 Plan plan_heu1(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
                const CandidateSet& candidates, int maxload);
-// Thesis 5.3.2: largest remaining demand first, one chunk at a time onto its least-loaded path.
+// Thesis 5.3.2: largest remaining demand first, one chunk at a time onto its least-loaded path;
+// links start with `preload` bytes (PlannerOptions::link_preload) when given.
 Plan plan_heu2(const Network& topo, const RoutingModel& routing, const std::vector<Job>& jobs,
-               const CandidateSet& candidates, Bytes chunk, const Progress& progress = nullptr);
+               const CandidateSet& candidates, Bytes chunk, const Progress& progress = nullptr,
+               const std::vector<double>& preload = {});
 
 // Many sources into a few sinks (bui2014): per destination, heaviest first, the maximum flow
 // that finishes soonest over the links' remaining capacity, cut into paths per source; each

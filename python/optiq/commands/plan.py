@@ -6,6 +6,7 @@ from .. import _core
 from ..evaluate import run_planners
 from ..plots import plot_file, plot_link_loads
 from ..progress import Progress
+from ..qos import MODES, parse_weights, plan_with_classes
 from ..report import comparison_table, load_histogram, result_row
 from ..workload import add_network_arguments, add_pattern_arguments, build_workload
 from .common import add_planner_arguments, planner_list, planner_options, print_json
@@ -24,6 +25,13 @@ EXAMPLES = """examples:
   optiq plan --topology torus:8x8 --pattern moe --dests 4 --bytes 1MiB --planner default,mcf
   optiq plan --topology mira:512+io --requests to_io_nodes.txt --planner default,heu2,mcf,maxflow
   optiq plan --topology slurm:topology.conf --job-hosts 'n[001-064]' --pattern random --planner default,mcf
+  optiq plan --topology torus:4x4x4 --requests classes.txt --planner mcf,optimal --qos lexicographic
+  optiq plan --topology torus:4x4x4 --requests classes.txt --planner mcf --qos weighted --class-weights 0=4,1=1
+
+Request files may give each job a priority in a fourth column (0, the default, is the most
+urgent). --qos plans the classes so that urgent ones go first: lexicographic plans the most
+urgent class alone and each next one behind the bytes of those before it; weighted shares the
+links in proportion to the classes' weights (docs/qos.md).
 
 Fat-trees and dragonflies take SimGrid's topo_parameters and route by SimGrid's documented rules
 (dmodk, minimal), which plan on every parameter set. --routing simgrid follows SimGrid's code
@@ -48,6 +56,15 @@ def register(subparsers) -> None:
                         "host names ('n[01-16],n40'), or endpoint numbers ('0-15,32') (docs/your-machine.md)")
     add_pattern_arguments(p)
     add_planner_arguments(p)
+    q = p.add_argument_group("quality of service (docs/qos.md)")
+    q.add_argument("--qos", choices=MODES,
+                   help="plan the workload's priority classes (the request file's fourth column): lexicographic "
+                        "gives the most urgent class its optimum alone and plans each next one behind the bytes of "
+                        "those before it; weighted shares the links by class weight (weighted max concurrent flow). "
+                        "Adds a predicted time per class")
+    q.add_argument("--class-weights", metavar="P=W,...",
+                   help="--qos weighted: a weight per priority, e.g. 0=4,1=1 (default: 2^-priority, each class twice "
+                        "the share of the next)")
     out = p.add_argument_group("output")
     out.add_argument("--json", action="store_true", help="print one JSON document instead of the table")
     out.add_argument("--out", metavar="PLAN.json", help="write the plan (single planner only) to this file")
@@ -74,7 +91,15 @@ def run(args) -> int:
 
         progress.note("UGAL baseline")
         ugal = ugal_seconds(workload, progress)
-    results = run_planners(workload, names, options, progress)
+    if args.class_weights and args.qos != "weighted":
+        raise _core.Error("--class-weights applies to --qos weighted only")
+    classes = {}
+    if args.qos:
+        planned = plan_with_classes(workload, names, options, args.qos, parse_weights(args.class_weights), progress)
+        results = [r for r, _ in planned]
+        classes = {r.planner: c for r, c in planned}
+    else:
+        results = run_planners(workload, names, options, progress)
 
     if args.out:
         _core.save_plan(results[0].plan, workload.network, args.out)
@@ -88,7 +113,9 @@ def run(args) -> int:
             "routing": workload.routing.name,
             "pattern": workload.description,
             "jobs": len(workload.jobs),
-            "results": [r.json() for r in results],
+            **({"qos": args.qos} if args.qos else {}),
+            "results": [{**r.json(), **({"classes": {str(c.priority): c.json() for c in classes[r.planner]}}
+                                        if args.qos else {})} for r in results],
             **({"baselines": {"ugal_seconds": ugal}} if ugal is not None else {}),
         })
         return 0
@@ -111,6 +138,11 @@ def run(args) -> int:
                     + (" (links and relaying nodes)" if forward is not None else ""))
             print(f"{r.planner}: proven bound {what}, plan within {100 * r.gap:.2f}%"
                   + (f" (whole bytes and path limits cost {100 * cost:.2f}%)" if cost else ""))
+    for r in results:
+        for c in classes.get(r.planner, []):
+            extra = f", weight {c.weight:g}" if c.weight is not None else ""
+            print(f"{r.planner} class {c.priority} ({args.qos}{extra}): {c.jobs} jobs, {c.bytes / 1e6:.2f} MB, "
+                  f"predicted {c.predicted_seconds * 1e3:.3f} ms")
     if ugal is not None:
         print(f"ideal adaptive routing (UGAL, a fluid-model baseline, not a plan): {ugal * 1e3:.3f} ms")
     print()

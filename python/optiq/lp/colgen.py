@@ -1,7 +1,9 @@
 """Column generation for the path LP, with a dual bound at every iteration.
 
 Any non-negative link weights y (and node weights z) give a lower bound on the optimum:
-``sum_j d_j * cheapest_j(y, z) / (sum_l w_l y_l + phi * sum_v z_v)`` (weak duality). With
+``(sum_j d_j * cheapest_j(y, z) + sum_l y_l u_l) / (sum_l w_l y_l + phi * sum_v z_v)`` (weak
+duality; u_l the bytes other classes put ahead on link l, master.py), and so does the time
+of the most preloaded link alone. With
 the master's duals and exact pricing this bound closes on the optimum; the loop stops when the
 relative gap between the master's value and the best bound is below the tolerance, or when no
 column prices out.
@@ -35,7 +37,7 @@ def solve(master: PathMaster, price, tolerance: float, max_iterations: int, prog
     """``price(y, z) -> [(cost, links, inner_nodes, extra)]`` per job: the cheapest allowed path,
     and ``extra``, more (links, inner_nodes, cost) columns worth adding with it (may be empty)."""
     start = time.perf_counter()
-    best_bound = 0.0
+    best_bound = master.floor
     iterations = 0
     last_note = start
     while True:
@@ -47,7 +49,8 @@ def solve(master: PathMaster, price, tolerance: float, max_iterations: int, prog
             scale += master.forward_weight * sum(z.values())
         costs = np.array([p[0] for p in priced])
         if scale > 0:
-            best_bound = max(best_bound, float(np.dot(master.demands, costs)) / scale)
+            ahead = sum(v * master.preload[l] for l, v in y.items())
+            best_bound = max(best_bound, (float(np.dot(master.demands, costs)) + ahead) / scale)
         elif value <= 1e-15:
             best_bound = value
         best_bound = min(best_bound, value)

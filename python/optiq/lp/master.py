@@ -7,7 +7,9 @@
                f >= 0
 
 d_j is job j's bytes over the largest job's bytes, w_l the link's capacity over the largest
-capacity, phi the forwarding capacity over the largest link capacity. T times the largest
+capacity, phi the forwarding capacity over the largest link capacity. Bytes other classes put
+ahead on a link (PlannerOptions.link_preload, in the same unit as d_j: u_l) join its row,
+``sum d_j f[j,p] + u_l <= w_l T``, and bound T from below on links no column touches. T times the largest
 job's bytes is then the load of the busiest (capacity-normalised) link.
 Rows of links and nodes appear when a column first touches them: a link no path uses cannot
 bind, and its dual is zero.
@@ -25,7 +27,8 @@ INF = highspy.kHighsInf
 
 
 class PathMaster:
-    def __init__(self, demands: np.ndarray, link_weight: np.ndarray, forward_weight: float | None):
+    def __init__(self, demands: np.ndarray, link_weight: np.ndarray, forward_weight: float | None,
+                 preload: np.ndarray | None = None):
         self.h = new_solver()
         self.h.setOptionValue("random_seed", 0)
         # Column generation adds columns to a solved model: primal simplex restarts from the
@@ -35,7 +38,10 @@ class PathMaster:
         self.demands = demands
         self.link_weight = link_weight
         self.forward_weight = forward_weight
-        self.h.addCol(1.0, 0.0, INF, 0, np.empty(0, np.int32), np.empty(0))  # T
+        self.preload = np.zeros(len(link_weight)) if preload is None else np.asarray(preload, dtype=float)
+        # T: no less than the time any link needs for the bytes already ahead on it.
+        self.floor = float(np.max(self.preload / link_weight, initial=0.0))
+        self.h.addCol(1.0, self.floor, INF, 0, np.empty(0, np.int32), np.empty(0))  # T
         for _ in range(len(demands)):
             self.h.addRow(1.0, 1.0, 0, np.empty(0, np.int32), np.empty(0))
         self.link_row: dict[int, int] = {}
@@ -44,10 +50,10 @@ class PathMaster:
         self.columns: list[tuple[int, tuple[int, ...]]] = []
         self.known: set[tuple[int, tuple[int, ...]]] = set()
 
-    def _row(self, table: dict[int, int], key: int, weight: float) -> int:
+    def _row(self, table: dict[int, int], key: int, weight: float, preload: float = 0.0) -> int:
         row = table.get(key)
         if row is None:
-            self.h.addRow(-INF, 0.0, 1, np.array([0], np.int32), np.array([-weight]))
+            self.h.addRow(-INF, -preload, 1, np.array([0], np.int32), np.array([-weight]))
             row = table[key] = self.rows
             self.rows += 1
         return row
@@ -58,7 +64,7 @@ class PathMaster:
             return False
         self.known.add(key)
         d = float(self.demands[job])
-        index = [job] + [self._row(self.link_row, l, float(self.link_weight[l])) for l in links]
+        index = [job] + [self._row(self.link_row, l, float(self.link_weight[l]), float(self.preload[l])) for l in links]
         if self.forward_weight is not None:
             index += [self._row(self.node_row, v, self.forward_weight) for v in inner_nodes]
         values = [1.0] + [d] * (len(index) - 1)

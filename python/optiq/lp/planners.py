@@ -35,7 +35,8 @@ class _Model:
         forward = None
         if options.forward_bandwidth > 0:  # 0: relaying is unlimited
             forward = options.forward_bandwidth / self.ref_capacity
-        self.master = PathMaster(self.job_bytes / self.scale_bytes, self.link_weight, forward)
+        preload = np.asarray(options.link_preload, dtype=float) / self.scale_bytes if options.link_preload else None
+        self.master = PathMaster(self.job_bytes / self.scale_bytes, self.link_weight, forward, preload)
 
     def jobs(self):
         return [self.workload.jobs[i] for i in self.active]
@@ -86,7 +87,7 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
 
     # The master's unit: bytes at the largest link capacity (see master.py); seconds are that
     # over the capacity, the unit of PlanMetrics.predicted_seconds and of mcf's bound.
-    plan_seconds = PlanMetrics(plan, net, options.forward_bandwidth or None).predicted_seconds
+    plan_seconds = _plan_seconds(plan, net, options)
     lp_seconds = result.value * model.scale_bytes / model.ref_capacity
     info = {
         "bound_seconds": result.bound * model.scale_bytes / model.ref_capacity,
@@ -97,6 +98,14 @@ def _finish(model: _Model, result: colgen.ColumnGenerationResult, name: str, opt
         "columns": result.columns,
     }
     return plan, info
+
+
+def _plan_seconds(plan, net, options) -> float:
+    """The plan's fluid time in the planner's model, behind other classes' bytes if any."""
+    seconds = PlanMetrics(plan, net, options.forward_bandwidth or None).predicted_seconds
+    if options.link_preload:
+        seconds = max(seconds, _core.preloaded_seconds(plan, net, options.link_preload))
+    return seconds
 
 
 def _solver_errors(name: str):
@@ -196,7 +205,7 @@ def _default_if_optimal(workload, options, bound_seconds: float):
     if options.hop_bound >= 0 and any(len(jp.paths[0].links) > options.hop_bound
                                       for jp in default.jobs if jp.paths):
         return None
-    seconds = PlanMetrics(default, net, options.forward_bandwidth or None).predicted_seconds
+    seconds = _plan_seconds(default, net, options)
     if seconds > bound_seconds * (1 + options.gap):
         return None
     plan = _core.Plan(net.spec, workload.routing.name, "optimal", default.jobs)
@@ -224,6 +233,7 @@ def plan_optimal(workload, options):
     seed_options.hop_bound = options.hop_bound
     seed_options.min_path_bytes = 1
     seed_options.forward_bandwidth = options.forward_bandwidth
+    seed_options.link_preload = options.link_preload
     seed = _core.make_plan("mcf", net, workload.routing, jobs, seed_options)
     shortcut = _default_if_optimal(workload, options, max(seed.bound_seconds, _endpoint_bound(workload)))
     if shortcut is not None:
