@@ -59,6 +59,9 @@ typedef struct optiq_options {
   double min_gain;               /* a plan runs only if it predicts at least this fraction less time than
                                     the network's default route, which runs otherwise (default 0.1);
                                     0: every plan runs */
+  int priority;                  /* traffic class of the context's operations, 0 (default) the most urgent:
+                                    while an operation of a more urgent class is in flight in the same
+                                    process, this context's operations send nothing new (docs/qos.md) */
 } optiq_options;
 
 typedef enum {

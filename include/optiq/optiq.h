@@ -70,6 +70,8 @@ typedef struct optiq_stats {
   unsigned long long most_paths;         /* last: the most paths of one job */
   unsigned long long aggregated_operations; /* operations whose rank jobs moved as one transfer per pair
                                            of nodes (optiq_options.aggregate_node) */
+  unsigned long long held_rounds;       /* progress rounds in which this context's operation sent nothing new
+                                           because a more urgent class's operation was in flight in the process */
   int node;                             /* the network vertex this rank runs on (placement: rank_placement) */
 } optiq_stats;
 

@@ -62,6 +62,10 @@ const Table<optiq_options>& runtime_table() {
                   "route, which runs otherwise (0: every plan runs)",
                   false, true),
              &O::min_gain, "min_gain"),
+        bind(integer("priority", "0", 0, kMaxPriority,
+                     "traffic class of the context's operations, 0 the most urgent: while a more urgent class's "
+                     "operation is in flight in the process, this one sends nothing new"),
+             &O::priority, "priority"),
     };
   }());
   return table;

@@ -4,6 +4,9 @@
 // application sees.
 #include "pmpi/config.hpp"
 
+#include "optiq/core/pattern.hpp"  // kMaxPriority
+
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -15,6 +18,27 @@ namespace {
 const char* get(const char* name) {
   const char* v = std::getenv(name);
   return v && *v ? v : nullptr;
+}
+
+// "halo=0,checkpoint=3": communicator names and priorities; false (and why) on a bad entry.
+bool read_classes(const std::string& text, std::map<std::string, int>& out, std::string& why) {
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t end = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, end - at);
+    const std::size_t eq = item.rfind('=');
+    const std::string name = eq == std::string::npos ? "" : item.substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    const bool digits = !value.empty() && value.size() <= 2 && value.find_first_not_of("0123456789") == std::string::npos;
+    if (name.empty() || !digits || std::atoi(value.c_str()) > kMaxPriority) {
+      why = "OPTIQ_CLASSES: bad entry '" + item + "' (expected COMMUNICATOR_NAME=PRIORITY, a priority from 0 to " +
+            std::to_string(kMaxPriority) + ")";
+      return false;
+    }
+    out[name] = std::atoi(value.c_str());
+    at = end + 1;
+  }
+  return true;
 }
 
 // Fills c in place: the options' text fields point into c.texts.
@@ -41,6 +65,10 @@ void read(Config& c) {
       c.why_off = name + "='" + value + "':" + (reason ? reason + 1 : why);
       return;
     }
+  }
+  if (const char* classes = get("OPTIQ_CLASSES"); classes && !read_classes(classes, c.classes, c.why_off)) {
+    c.bad_value = true;
+    return;
   }
   c.enabled = true;
 }

@@ -17,6 +17,9 @@ struct Config {
   std::map<std::string, std::string> texts;  // each option's environment value, by record name
   // Options for optiq_create; its text fields point into `texts`.
   optiq_options options{};
+  // OPTIQ_CLASSES="NAME=P,...": the priority of the contexts of communicators so named
+  // (MPI_Comm_set_name); others keep options.priority (OPTIQ_PRIORITY).
+  std::map<std::string, int> classes;
   bool verbose = false;
 };
 

@@ -124,6 +124,10 @@ CommRecord* create(MPI_Comm comm) {
     optiq_options o = cfg.options;
     o.rank_to_node = hosts ? nullptr : nodes.data();
     if (o.transport == OPTIQ_TRANSPORT_RMA && rma_unsafe_on(comm)) o.transport = OPTIQ_TRANSPORT_P2P;
+    char name[MPI_MAX_OBJECT_NAME] = {0};
+    int length = 0;
+    PMPI_Comm_get_name(comm, name, &length);
+    if (auto cls = cfg.classes.find(std::string(name, length)); cls != cfg.classes.end()) o.priority = cls->second;
     InsideOptiq in;
     const int status = optiq_create(comm, cfg.topology.c_str(), &o, &rec->ctx);
     if (status != OPTIQ_SUCCESS) {

@@ -26,6 +26,7 @@ struct optiq_context {
   optiq::rt::PlanningSetup setup;
   bool use_cache = true;
   optiq::rt::EngineOptions engine;
+  int priority = 0;  // the traffic class of this context's operations (class_gate.hpp)
   std::unique_ptr<optiq::rt::Transport> transport;
   optiq::rt::PlanCache cache;
   optiq::rt::LastCall last;  // the same on every rank, but for each rank's own schedule
@@ -45,9 +46,7 @@ struct optiq_request {
   std::unique_ptr<optiq::rt::Engine> engine;
   bool complete = false;  // the engine finished (maybe in the progress thread); stats recorded
   optiq::rt::Verdict failed;  // a failure met by the progress thread, for the next test or wait
-  ~optiq_request() {
-    if (ctx && ctx->active == this) ctx->active = nullptr;
-  }
+  ~optiq_request();
 };
 
 struct optiq_plan {

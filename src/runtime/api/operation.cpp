@@ -1,5 +1,11 @@
 // Starting, progressing and completing one operation on a context.
+#include "runtime/api/class_gate.hpp"
 #include "runtime/api/context.hpp"
+
+optiq_request::~optiq_request() {
+  optiq::rt::class_leave(this);  // a request dropped before completion (a failure) holds nobody back
+  if (ctx && ctx->active == this) ctx->active = nullptr;
+}
 
 namespace optiq::rt {
 
@@ -30,13 +36,19 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
   req->staged = std::move(staged);  // a moved vector keeps its storage: buffers.send stays valid
   req->engine = std::make_unique<Engine>(*req->schedule, *ctx->transport, std::move(buffers), ctx->engine, ctx->comms);
   ctx->active = req.get();
+  class_enter(req.get(), ctx->priority);
+  req->engine->set_held(class_yield(req.get()));
   req->engine->start();
   return req;
 }
 
 bool progress(optiq_request* req, Idle idle) {
   if (req->complete) return true;
+  const bool held = class_yield(req);
+  req->engine->set_held(held);
+  if (held) ++req->ctx->stats.held_rounds;
   if (!req->engine->step(idle)) return false;
+  class_leave(req);
   req->complete = true;
   optiq_context* ctx = req->ctx;
   const EngineStats& e = req->engine->stats();

@@ -44,7 +44,7 @@ int Engine::pool_for(Rank peer, int cls) {
 
 void Engine::start() {
   pace_seconds_ = o_.dispatch == Dispatch::Paced ? s_.planned_seconds : 0;
-  start_time_ = now_ = MPI_Wtime();
+  start_time_ = now_ = last_activity_ = MPI_Wtime();
   t_.begin(s_, b_);
   const bool announced = t_.announces_initial_credits();
 
@@ -218,6 +218,7 @@ bool Engine::issue_forward() {
 
 void Engine::issue_sends() {
   next_due_ = std::numeric_limits<double>::infinity();
+  if (yielding_) return;
   if (pace_seconds_ > 0) now_ = MPI_Wtime();
   while (inflight_ < static_cast<std::uint64_t>(o_.max_inflight)) {
     const bool first = prefer_forward_;
@@ -232,6 +233,8 @@ void Engine::issue_sends() {
     break;
   }
 }
+
+double Engine::seconds_since_activity() const { return MPI_Wtime() - last_activity_; }
 
 bool Engine::step(Idle when_idle) {
   if (done_) return true;
@@ -253,6 +256,7 @@ bool Engine::step(Idle when_idle) {
   issue_sends();
   const bool idle = events_.credits.empty() && events_.arrivals.empty() && events_.delivered == 0 &&
                     events_.sent.empty() && inflight_ == before;
+  if (!idle) last_activity_ = MPI_Wtime();
 
   if (local_left_ == 0 && forward_left_ == 0 && final_left_ == 0 && inflight_ == 0 && t_.quiet()) {
     t_.end();
@@ -265,7 +269,10 @@ bool Engine::step(Idle when_idle) {
   if (idle && when_idle != Idle::Return) {
     // A chunk held back for its due time wakes the rank then, or earlier if a request
     // completes (waiting for one could sleep past the due time).
-    if (next_due_ < std::numeric_limits<double>::infinity()) pause_for(std::min(next_due_ - now_, kPacingTick));
+    // Held back for a more urgent class: look again after a tick (its completion frees us,
+    // and no request of ours would say so).
+    if (yielding_) pause_for(kPacingTick);
+    else if (next_due_ < std::numeric_limits<double>::infinity()) pause_for(std::min(next_due_ - now_, kPacingTick));
     else if (when_idle == Idle::Block) t_.block();
     else sched_yield();
   }

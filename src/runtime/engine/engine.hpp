@@ -49,6 +49,12 @@ class Engine {
   void start();
   // One round of progress; true once this rank's part of the operation is complete.
   bool step(Idle idle);
+  // Held: a more urgent class's operation is in flight in this process (class_gate.hpp). The
+  // engine then sends nothing new, own chunks or forwarded ones, but keeps receiving; a round
+  // with nothing to do sleeps a pacing tick instead of waiting inside MPI.
+  void set_held(bool held) { yielding_ = held; }
+  // Seconds since a round last saw a completion, a credit or an arrival (or since start).
+  double seconds_since_activity() const;
   const EngineStats& stats() const { return stats_; }
 
  private:
@@ -118,6 +124,8 @@ class Engine {
   Bytes held_ = 0;
   bool prefer_forward_ = true;
   bool done_ = false;
+  bool yielding_ = false;  // set_held
+  double last_activity_ = 0;
   // Pacing: the plan's time (0: not paced), when this rank started, the clock at the last
   // round, and the earliest due time of a chunk held back in it (infinity: none).
   double pace_seconds_ = 0, start_time_ = 0, now_ = 0, next_due_ = 0;

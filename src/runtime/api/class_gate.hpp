@@ -1,0 +1,24 @@
+// Traffic classes between the operations in flight in one process (docs/qos.md): the network
+// interface is the process's, so the operations of all its contexts share it. An operation
+// sends nothing new (its own chunks or forwarded ones) while one of a more urgent class is in
+// flight here and still active; it keeps receiving, and whoever drives it drives the more
+// urgent ones first, so that waiting on the less urgent one never stalls the other.
+#pragma once
+
+struct optiq_request;
+
+namespace optiq::rt {
+
+// A more urgent operation that has seen no progress for this long stops holding the others
+// back: classes order sends, they never make one operation's completion depend on another's
+// (a program may wait for a bulk operation before its peers start the urgent one).
+constexpr double kClassStallSeconds = 1e-3;
+
+// Registers a started operation of class `priority` (0 most urgent), and forgets it.
+void class_enter(optiq_request* request, int priority);
+void class_leave(optiq_request* request);
+// Steps every more urgent operation in flight in the process that no other thread is stepping
+// (without waiting), then says whether one of them still holds `request` back.
+bool class_yield(optiq_request* request);
+
+}  // namespace optiq::rt
