@@ -62,6 +62,10 @@ typedef struct optiq_options {
   int priority;                  /* traffic class of the context's operations, 0 (default) the most urgent:
                                     while an operation of a more urgent class is in flight in the same
                                     process, this context's operations send nothing new (docs/qos.md) */
+  double class_window;           /* how long every rank keeps the network for an operation of this context
+                                    from its start, as a multiple of its planned time: less urgent classes
+                                    send nothing new meanwhile, even on ranks without a part in it
+                                    (default 1; 0: only where it is active) */
 } optiq_options;
 
 typedef enum {

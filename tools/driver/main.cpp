@@ -11,8 +11,7 @@
 #include "optiq/core/error.hpp"
 #include "optiq/core/network.hpp"
 #include "optiq/optiq.h"
-#include "runtime/api/io_rank_layout.hpp"
-#include "runtime/api/shared_network.hpp"
+#include "tools/common/io_ranks.hpp"
 #include "tools/driver/args.hpp"
 #include "tools/driver/background.hpp"
 #include "tools/driver/measure.hpp"
@@ -35,17 +34,6 @@ unsigned long long sum_all(unsigned long long x, MPI_Comm job_comm) {
   unsigned long long s = 0;
   MPI_Allreduce(&x, &s, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, job_comm);
   return s;
-}
-
-// Ranks for a simulation of I/O (io_rank_layout): world rank -> the vertex it sits on.
-std::vector<int> io_rank_map(const std::string& topology, int ranks_per_node, int size) {
-  const std::shared_ptr<const Network> shared = rt::shared_network(topology);  // one parse for all simulated ranks
-  const Network& net = *shared;
-  const rt::IoRankLayout layout = rt::io_rank_layout(net, topology, ranks_per_node, size);
-  std::vector<int> map;
-  for (long long r = 0; r < layout.compute; ++r) map.push_back(net.endpoints()[r / ranks_per_node]);
-  map.insert(map.end(), layout.io_nodes.begin(), layout.io_nodes.end());
-  return map;
 }
 
 // The exchange to move: a loaded plan's counts, or the pattern's. Throws optiq::Error.
@@ -73,7 +61,7 @@ std::string create_context(const Args& args, optiq_options& o, std::vector<int>&
   try {
     tools::apply_record_values(o, args.runtime);
     if (args.io_ranks) {
-      rank_to_node = io_rank_map(args.topology, o.ranks_per_node, size);
+      rank_to_node = tools::io_rank_map(args.topology, o.ranks_per_node, size);
       o.rank_to_node = rank_to_node.data();
     }
   } catch (const Error& e) {

@@ -85,6 +85,12 @@ def smpi_flood() -> Path:
     return _tool("OPTIQ_SMPI_FLOOD", _bin_dir() / "smpi" / "optiq-flood", "the SMPI build of optiq-flood")
 
 
+def smpi_qos() -> Path:
+    """The traffic-class benchmark built with smpicxx: $OPTIQ_SMPI_QOS, else the installed one
+    (bench/applications/qos.py)."""
+    return _tool("OPTIQ_SMPI_QOS", _bin_dir() / "smpi" / "optiq-qos", "the SMPI build of optiq-qos")
+
+
 def smpi_nas_ft() -> Path:
     """NAS FT built with smpicxx: $OPTIQ_SMPI_NAS_FT, else the installed one (built when FFTW 3
     is there)."""

@@ -1,8 +1,13 @@
 // Traffic classes between the operations in flight in one process (docs/qos.md): the network
 // interface is the process's, so the operations of all its contexts share it. An operation
-// sends nothing new (its own chunks or forwarded ones) while one of a more urgent class is in
-// flight here and still active; it keeps receiving, and whoever drives it drives the more
-// urgent ones first, so that waiting on the less urgent one never stalls the other.
+// sends nothing new (its own chunks or forwarded ones) while one of a more urgent class
+//  - is in flight here and still active, or
+//  - started here less than its window ago (optiq_options.class_window times its planned time,
+//    RankSchedule::predicted_seconds), its own part done or not: ranks without a part in it hold back too, and so leave it the links
+//    their traffic would share, as the lexicographic plans assume (bulk bytes use a link fully
+//    once the urgent ones are gone; python/optiq/qos.py).
+// It keeps receiving, and whoever drives it drives the more urgent ones first, so that waiting
+// on the less urgent one never stalls the other.
 #pragma once
 
 struct optiq_request;
@@ -14,8 +19,9 @@ namespace optiq::rt {
 // (a program may wait for a bulk operation before its peers start the urgent one).
 constexpr double kClassStallSeconds = 1e-3;
 
-// Registers a started operation of class `priority` (0 most urgent), and forgets it.
-void class_enter(optiq_request* request, int priority);
+// Registers a started operation of class `priority` (0 most urgent) that every rank keeps the
+// network for during `window_seconds`, and forgets it (its window stays until it has passed).
+void class_enter(optiq_request* request, int priority, double window_seconds);
 void class_leave(optiq_request* request);
 // Steps every more urgent operation in flight in the process that no other thread is stepping
 // (without waiting), then says whether one of them still holds `request` back.

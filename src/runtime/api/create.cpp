@@ -67,6 +67,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   ctx->engine.dispatch = static_cast<rt::Dispatch>(o.dispatch);
   ctx->engine.max_inflight = o.max_inflight;
   ctx->priority = o.priority;
+  ctx->class_window = o.class_window;
   ctx->stats.budget_bytes = o.forward_budget_bytes;
   if (o.progress_thread) rt::check_progress_thread_allowed();
 }

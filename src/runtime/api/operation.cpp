@@ -36,7 +36,7 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
   req->staged = std::move(staged);  // a moved vector keeps its storage: buffers.send stays valid
   req->engine = std::make_unique<Engine>(*req->schedule, *ctx->transport, std::move(buffers), ctx->engine, ctx->comms);
   ctx->active = req.get();
-  class_enter(req.get(), ctx->priority);
+  class_enter(req.get(), ctx->priority, ctx->class_window * req->schedule->predicted_seconds);
   req->engine->set_held(class_yield(req.get()));
   req->engine->start();
   return req;
@@ -47,7 +47,9 @@ bool progress(optiq_request* req, Idle idle) {
   const bool held = class_yield(req);
   req->engine->set_held(held);
   if (held) ++req->ctx->stats.held_rounds;
-  if (!req->engine->step(idle)) return false;
+  // Held, a round must not wait (inside MPI for its own requests, or asleep): the caller's
+  // next round drives the more urgent operations again, and they are what moves.
+  if (!req->engine->step(held ? Idle::Return : idle)) return false;
   class_leave(req);
   req->complete = true;
   optiq_context* ctx = req->ctx;

@@ -269,10 +269,7 @@ bool Engine::step(Idle when_idle) {
   if (idle && when_idle != Idle::Return) {
     // A chunk held back for its due time wakes the rank then, or earlier if a request
     // completes (waiting for one could sleep past the due time).
-    // Held back for a more urgent class: look again after a tick (its completion frees us,
-    // and no request of ours would say so).
-    if (yielding_) pause_for(kPacingTick);
-    else if (next_due_ < std::numeric_limits<double>::infinity()) pause_for(std::min(next_due_ - now_, kPacingTick));
+    if (next_due_ < std::numeric_limits<double>::infinity()) pause_for(std::min(next_due_ - now_, kPacingTick));
     else if (when_idle == Idle::Block) t_.block();
     else sched_yield();
   }

@@ -50,8 +50,7 @@ class Engine {
   // One round of progress; true once this rank's part of the operation is complete.
   bool step(Idle idle);
   // Held: a more urgent class's operation is in flight in this process (class_gate.hpp). The
-  // engine then sends nothing new, own chunks or forwarded ones, but keeps receiving; a round
-  // with nothing to do sleeps a pacing tick instead of waiting inside MPI.
+  // engine then sends nothing new, own chunks or forwarded ones, but keeps receiving.
   void set_held(bool held) { yielding_ = held; }
   // Seconds since a round last saw a completion, a credit or an arrival (or since start).
   double seconds_since_activity() const;

@@ -1,0 +1,205 @@
+"""Quality of service in simulation: an urgent coupling exchange started while a bulk I/O
+aggregation is in flight (docs/qos.md), with and without traffic classes.
+
+Bulk: HACC-IO's aggregation step, every compute rank sends its particles (--bulk-bytes) to an
+aggregator: on a BG/Q partition with its I/O side (mira:N+io) a rank on its pset's I/O node, on
+a fat-tree one of --aggregators evenly spaced hosts. Urgent: a coupling exchange, a few ranks far
+from the couplers (--urgent-senders) each send --urgent-bytes to the coupler ranks, which sit
+where the bulk bytes converge (BG/Q: the bridge nodes; fat-tree: the aggregators). The urgent
+exchange starts --delay seconds after the bulk one. Runs per machine (tools/qos/main.cpp): each
+exchange alone, both at once in one class, and both with the bulk context at priority 1 for
+every --class-windows value.
+
+    .venv/bin/python bench/applications/qos.py [--machines bgq,fattree] [--bgq mira:512+io] [--delay 1e-3]
+
+Writes bench/results/qos.{json,md,png}; --report rewrites the report and plot from the json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import optiq
+from optiq.simulation import platform as plat
+from optiq.simulation import smpi
+
+RESULTS = Path(__file__).resolve().parent.parent / "results"
+
+
+def requests(network, io: list[int], args) -> tuple[str, str, int]:
+    """(bulk lines, urgent lines, ranks) for the machine (ranks are endpoints in order, then one
+    per I/O node)."""
+    compute = network.num_endpoints
+    if io:  # BG/Q: rank compute + k on I/O node k, which serves compute nodes in blocks
+        per_io = -(-compute // len(io))
+        bulk = [(r, compute + r // per_io) for r in range(compute)]
+        # The coupler: the bridge nodes, whose links the whole pset's bulk bytes cross.
+        couplers = sorted({network.link_src(l) for l in range(network.num_links) if network.link_dst(l) in io})
+        ranks = compute + len(io)
+    else:
+        step = compute // args.aggregators
+        aggregators = list(range(0, compute, step))[:args.aggregators]
+        bulk = [(r, r // step * step) for r in range(compute) if r % step]
+        couplers = aggregators  # the coupler runs on the aggregators
+        ranks = compute
+    # The urgent exchange: the model components (ranks far from the couplers) send to the
+    # coupler ranks, round-robin.
+    far = [r for r in range(compute) if r not in couplers]
+    senders = far[len(far) // 2:][:args.urgent_senders]
+    urgent = [(s, couplers[i % len(couplers)]) for i, s in enumerate(senders)]
+    line = "{} {} {}\n".format
+    return ("".join(line(s, d, args.bulk_bytes) for s, d in bulk),
+            "".join(line(s, d, args.urgent_bytes) for s, d in urgent), ranks)
+
+
+def run_machine(spec: str, args) -> dict:
+    net = plat.simulated_network(spec)
+    io = [v for v in range(net.num_endpoints, net.num_vertices) if net.kind(v) == "io"]
+    out = {"topology": spec, "compute_ranks": net.num_endpoints, "io_ranks": len(io), "runs": []}
+    with tempfile.TemporaryDirectory(prefix="optiq-qos-") as tmp:
+        platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml")
+        if io:
+            plat.append_io_ranks(net, hosts)
+        bulk, urgent, ranks = requests(net, io, args)
+        (Path(tmp) / "bulk.txt").write_text(bulk)
+        (Path(tmp) / "urgent.txt").write_text(urgent)
+        out["ranks"] = ranks
+        modes = [("urgent-alone", None), ("bulk-alone", None), ("together", None)]
+        modes += [("together", w) for w in args.class_windows]
+        for mode, window in modes:
+            classes = window is not None
+            cmd = ["--topology", spec, "--bulk", str(Path(tmp) / "bulk.txt"), "--urgent", str(Path(tmp) / "urgent.txt"),
+                   "--mode", mode, "--delay", str(args.delay), "--planner", args.planner,
+                   "--bulk-inflight", str(args.bulk_inflight), "--chunk", str(args.chunk)]
+            cmd += ["--classes", "--class-window", str(window)] if classes else []
+            cmd += ["--io-ranks"] if io else []
+            print(f"simulating {spec}: {mode}{f' with classes, window {window}' if classes else ''} ...", file=sys.stderr,
+                  flush=True)
+            doc = smpi.run_program(smpi.smpi_qos(), ranks, platform, hosts, cmd, 36000, smpi.cpu_cost_settings())
+            doc["class_window"] = window
+            if not doc.get("verified"):
+                raise SystemExit(f"{spec} {mode}: bytes wrong")
+            out["runs"].append(doc)
+    return out
+
+
+def summary(m: dict) -> tuple[dict, list[dict]]:
+    """(the runs without classes, the runs with classes by window)."""
+    by = {(r["mode"], r["classes"]): r for r in m["runs"] if not r["classes"]}
+    base = {"urgent_alone": by[("urgent-alone", False)]["urgent_seconds"],
+            "bulk_alone": by[("bulk-alone", False)]["bulk_seconds"],
+            "urgent_mixed": by[("together", False)]["urgent_seconds"],
+            "bulk_mixed": by[("together", False)]["bulk_seconds"]}
+    qos = [{"window": r["class_window"], "urgent": r["urgent_seconds"], "bulk": r["bulk_seconds"],
+            "held_rounds": r["bulk_held_rounds_max"]} for r in m["runs"] if r["classes"]]
+    return base, qos
+
+
+def report(results: dict, path: Path, args) -> None:
+    lines = ["# Quality of service in simulation (`bench/applications/qos.py`)", "",
+             f"Bulk: every compute rank sends {args.bulk_bytes} bytes to its aggregator (BG/Q: a rank on its pset's "
+             f"I/O node; fat-tree: {args.aggregators} evenly spaced hosts). Urgent: a coupling exchange, "
+             f"{args.urgent_senders} ranks far from the couplers each send {args.urgent_bytes} bytes to the coupler "
+             "ranks (BG/Q: the bridge nodes, whose links the pset's I/O bytes cross; fat-tree: the aggregators), "
+             f"starting {args.delay * 1e3:g} ms after the bulk exchange. Messages of {args.chunk} bytes at most (at "
+             "and above SMPI's 64 KiB eager threshold a send completes when delivered, so a rank's messages in "
+             f"flight are what it has on the wire); the bulk exchange keeps at most {args.bulk_inflight} in flight "
+             f"per rank. Planner {args.planner}. Times are the slowest rank's, each exchange from its own start, in "
+             "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
+             "urgent context's class-window (multiples of its planned time for which every rank holds its bulk "
+             "sends back).", "",
+             "| machine | urgent alone | bulk alone | one class: urgent (slowdown) | one class: bulk | window | "
+             "classes: urgent (slowdown) | classes: bulk | bulk cost of classes |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, m in results.items():
+        b, qos = summary(m)
+        head = (f"| {name} `{m['topology']}` ({m['ranks']} ranks) | {b['urgent_alone'] * 1e3:.3f} | "
+                f"{b['bulk_alone'] * 1e3:.3f} | {b['urgent_mixed'] * 1e3:.3f} ({b['urgent_mixed'] / b['urgent_alone']:.2f}x) | "
+                f"{b['bulk_mixed'] * 1e3:.3f} |")
+        for i, q in enumerate(qos):
+            cost = q["bulk"] - b["bulk_mixed"]
+            lines.append((head if i == 0 else "| | | | | |") +
+                         f" {q['window']:g} | {q['urgent'] * 1e3:.3f} ({q['urgent'] / b['urgent_alone']:.2f}x) | "
+                         f"{q['bulk'] * 1e3:.3f} | {cost * 1e3:+.3f} ms ({cost / b['urgent_alone']:+.2f}x the urgent "
+                         "time alone) |")
+    lines += ["", "What the simulation leaves out, and what it shows: the simulated links serve every message alike "
+              "(no traffic classes in the network). Priority acts where optiq controls it: at the senders and "
+              "forwarders, which send nothing new for a less urgent exchange while a more urgent one is active on "
+              "the rank or inside its window. Bulk messages already on the wire when the urgent exchange starts "
+              "still share links with it, and where the urgent exchange outlasts its window (its planned time is a "
+              "fluid bound) the bulk ranks resume beside it; a longer window shields it better and costs the bulk "
+              "exchange about the window. CPU costs are charged as in every optiq simulation (docs/simulation.md).",
+              ""]
+    path.write_text("\n".join(lines))
+
+
+def plot(results: dict, path: Path) -> None:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return
+    fig, axes = plt.subplots(1, len(results), figsize=(5.5 * len(results), 3.6), squeeze=False)
+    for ax, (name, m) in zip(axes[0], results.items()):
+        b, qos = summary(m)
+        groups = [("alone", b["urgent_alone"], b["bulk_alone"]), ("one class", b["urgent_mixed"], b["bulk_mixed"])]
+        groups += [(f"classes\nwindow {q['window']:g}", q["urgent"], q["bulk"]) for q in qos]
+        xs = range(len(groups))
+        ax.bar([x - 0.2 for x in xs], [g[1] * 1e3 for g in groups], 0.4, label="urgent")
+        ax.bar([x + 0.2 for x in xs], [g[2] * 1e3 for g in groups], 0.4, label="bulk")
+        ax.set_xticks(list(xs), [g[0] for g in groups], fontsize=8)
+        ax.set_yscale("log")
+        ax.set_title(f"{name}: {m['topology']}", fontsize=9)
+        ax.set_ylabel("ms (each from its own start)")
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--machines", default="bgq,fattree", help="bgq, fattree (default: %(default)s)")
+    p.add_argument("--bgq", default="mira:512+io", help="the BG/Q partition with its I/O side (default: %(default)s)")
+    p.add_argument("--fattree", default="fattree:3;8,8,8;1,8,8;1,1,1", help="the fat-tree (default: %(default)s)")
+    p.add_argument("--bulk-bytes", type=optiq.parse_bytes, default=optiq.parse_bytes("1MiB"))
+    p.add_argument("--urgent-bytes", type=optiq.parse_bytes, default=optiq.parse_bytes("512KiB"))
+    p.add_argument("--aggregators", type=int, default=8,
+                   help="fat-tree: aggregator hosts, evenly spaced (default: %(default)s)")
+    p.add_argument("--urgent-senders", type=int, default=16, help="ranks sending the urgent exchange (default: %(default)s)")
+    p.add_argument("--delay", type=float, default=1e-3, help="seconds between the starts (default: %(default)s)")
+    p.add_argument("--planner", default="mcf")
+    p.add_argument("--class-windows", type=lambda t: [float(x) for x in t.split(",")], default=[1.0, 2.0],
+                   help="the urgent context's class-window in the runs with classes (default: 1,2)")
+    p.add_argument("--chunk", type=optiq.parse_bytes, default=optiq.parse_bytes("64KiB"),
+                   help="bytes per message of both exchanges, direct ones too (default: 65536)")
+    p.add_argument("--bulk-inflight", type=int, default=1,
+                   help="messages in flight per rank of the bulk exchange: what it has on the wire when the urgent "
+                        "one starts, which no class can call back (default: %(default)s)")
+    p.add_argument("--name", default="qos", help="results file stem (default: %(default)s)")
+    p.add_argument("--report", action="store_true", help="rewrite the report and plot from the results file only")
+    args = p.parse_args()
+    path = RESULTS / f"{args.name}.json"
+    results = json.loads(path.read_text()) if path.exists() else {}
+    if not args.report:
+        for name in [m.strip() for m in args.machines.split(",") if m.strip()]:
+            spec = {"bgq": args.bgq, "fattree": args.fattree}.get(name)
+            if spec is None:
+                raise SystemExit(f"unknown machine '{name}' (bgq, fattree)")
+            results[name] = run_machine(spec, args)
+            results["_args"] = {k: v for k, v in vars(args).items() if k != "report"}
+            path.write_text(json.dumps(results, indent=1) + "\n")
+    stored = argparse.Namespace(**{**vars(args), **results.get("_args", {})})
+    machines = {k: v for k, v in results.items() if not k.startswith("_")}
+    report(machines, RESULTS / f"{args.name}.md", stored)
+    plot(machines, RESULTS / f"{args.name}.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
