@@ -64,8 +64,8 @@ typedef struct optiq_options {
                                     process, this context's operations send nothing new (docs/qos.md) */
   double class_window;           /* how long every rank keeps the network for an operation of this context
                                     from its start, as a multiple of its planned time: less urgent classes
-                                    send nothing new meanwhile, even on ranks without a part in it
-                                    (default 1; 0: only where it is active) */
+                                    send nothing new meanwhile, even on ranks without a part in it; 0: only
+                                    where it is active (default 1) */
 } optiq_options;
 
 typedef enum {

@@ -50,7 +50,8 @@ def test_bad_arguments(optiq_cli, args, needle, tmp_path):
 
 @pytest.mark.parametrize("content,needle", [
     ("0 99999 10\n", "node 99999 is outside"),
-    ("0 1\n", ":1: expected 'src dst bytes'"),
+    ("0 1\n", ":1: expected 'src dst bytes [priority]'"),
+    ("0 1 10 high\n", ":1: bad priority 'high'"),
     ("0 1 -4\n", "'-4'"),
     ("0 1 ten\n", "'ten'"),
     ("# only comments\n", "no requests"),
