@@ -9,6 +9,34 @@ import highspy
 import numpy as np
 
 
+def _arc_flows(h, topo, jobs, demand, scale_col) -> dict:
+    """A flow variable per job and link, conserved at every vertex: out - in is the job's demand
+    at its source, minus it at its destination, 0 elsewhere. With ``scale_col`` the demand is
+    a coefficient of that column (rates: demand times lambda), else the constant itself."""
+    inf = highspy.kHighsInf
+    var = {}
+    for k in range(len(jobs)):
+        for l in range(topo.num_links):
+            var[k, l] = h.getNumCol()
+            h.addVar(0, inf)
+    for k, j in enumerate(jobs):
+        for v in range(topo.num_vertices):
+            idx, val = [], []
+            for l in range(topo.num_links):
+                if topo.link_src(l) == v:
+                    idx.append(var[k, l]); val.append(1.0)
+                if topo.link_dst(l) == v:
+                    idx.append(var[k, l]); val.append(-1.0)
+            d = demand(j) if v == j.src else -demand(j) if v == j.dst else 0.0
+            if scale_col is None:
+                h.addRow(d, d, len(idx), np.array(idx, np.int32), np.array(val))
+            else:
+                if d:
+                    idx.append(scale_col); val.append(-d)
+                h.addRow(0.0, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+    return var
+
+
 def arc_optimum(topo, jobs, forward_bandwidth: float | None = None, preload=None) -> float:
     """Minimum over all fractional routings of max_l load_l / capacity_l (seconds); with
     ``preload`` (bytes per link already there), of max_l (preload_l + load_l) / capacity_l."""
@@ -25,22 +53,7 @@ def arc_optimum(topo, jobs, forward_bandwidth: float | None = None, preload=None
     inf = highspy.kHighsInf
     h.addVar(0, inf)  # T
     h.changeColCost(0, 1.0)
-    var = {}
-    for k in range(len(jobs)):
-        for l in links:
-            var[k, l] = h.getNumCol()
-            h.addVar(0, inf)
-    for k, j in enumerate(jobs):  # conservation: out - in = +b at src, -b at dst, 0 elsewhere
-        for v in range(topo.num_vertices):
-            idx, val = [], []
-            for l in links:
-                if topo.link_src(l) == v:
-                    idx.append(var[k, l]); val.append(1.0)
-                if topo.link_dst(l) == v:
-                    idx.append(var[k, l]); val.append(-1.0)
-            b = j.bytes / bscale
-            rhs = b if v == j.src else -b if v == j.dst else 0.0
-            h.addRow(rhs, rhs, len(idx), np.array(idx, np.int32), np.array(val))
+    var = _arc_flows(h, topo, jobs, lambda j: j.bytes / bscale, None)
     for l in links:  # sum_k f[k,l] + u_l <= c_l T
         idx = [var[k, l] for k in range(len(jobs))] + [0]
         val = [1.0] * len(jobs) + [-topo.capacity(l) / cscale]
@@ -73,25 +86,7 @@ def weighted_concurrent_flow(topo, jobs, weight) -> float:
     inf = highspy.kHighsInf
     h.addVar(0, inf)  # lambda, scaled
     h.changeColCost(0, -1.0)
-    var = {}
-    for k in range(len(jobs)):
-        for l in links:
-            var[k, l] = h.getNumCol()
-            h.addVar(0, inf)
-    for k, j in enumerate(jobs):  # out - in - lambda w d = 0 at src (mirrored at dst)
-        for v in range(topo.num_vertices):
-            idx, val = [], []
-            for l in links:
-                if topo.link_src(l) == v:
-                    idx.append(var[k, l]); val.append(1.0)
-                if topo.link_dst(l) == v:
-                    idx.append(var[k, l]); val.append(-1.0)
-            demand = weight(j) * j.bytes / bscale
-            if v == j.src:
-                idx.append(0); val.append(-demand)
-            elif v == j.dst:
-                idx.append(0); val.append(demand)
-            h.addRow(0.0, 0.0, len(idx), np.array(idx, np.int32), np.array(val))
+    var = _arc_flows(h, topo, jobs, lambda j: weight(j) * j.bytes / bscale, 0)
     for l in links:  # sum_k f[k,l] <= c_l
         idx = [var[k, l] for k in range(len(jobs))]
         h.addRow(-inf, topo.capacity(l) / cscale, len(idx), np.array(idx, np.int32), np.ones(len(idx)))
