@@ -152,10 +152,21 @@ TEST(Requests, ParsesLinesAndComments) {
   EXPECT_EQ(jobs[1].bytes, 100u);
 }
 
+// The fourth column is the job's traffic class; without it, 0 (the most urgent).
+TEST(Requests, PriorityIsTheOptionalFourthColumn) {
+  const auto jobs = parse_requests("0 1 10 3\n1 2 10\n2 3 10 15 # bulk\n", 8, "r.txt");
+  ASSERT_EQ(jobs.size(), 3u);
+  EXPECT_EQ(jobs[0].priority, 3);
+  EXPECT_EQ(jobs[1].priority, 0);
+  EXPECT_EQ(jobs[2].priority, kMaxPriority);
+}
+
 TEST(Requests, ErrorsNameFileLineAndValue) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {"0 9 10\n", "r.txt:1: node 9"}, {"0 1\n", "r.txt:1: expected"}, {"0 1 -3\n", "'-3'"},
-      {"x 1 3\n", "bad node 'x'"},     {"# nothing\n", "no requests"},  {"0 1 2 3\n", "expected"}};
+      {"x 1 3\n", "bad node 'x'"},     {"# nothing\n", "no requests"},  {"0 1 2 3 4\n", "expected"},
+      {"0 1 2 16\n", "r.txt:1: bad priority '16'"}, {"0 1 2 -1\n", "bad priority '-1'"},
+      {"0 1 2 007\n", "bad priority '007'"}};
   for (const auto& [text, needle] : cases) {
     try {
       parse_requests(text, 8, "r.txt");
