@@ -65,7 +65,7 @@ typedef struct optiq_options {
   double class_window;           /* how long every rank keeps the network for an operation of this context
                                     from its start, as a multiple of its planned time: less urgent classes
                                     send nothing new meanwhile, even on ranks without a part in it; 0: only
-                                    where it is active (default 1) */
+                                    where it is active (default 1.5) */
 } optiq_options;
 
 typedef enum {

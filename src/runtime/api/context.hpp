@@ -27,7 +27,8 @@ struct optiq_context {
   bool use_cache = true;
   optiq::rt::EngineOptions engine;
   int priority = 0;  // the traffic class of this context's operations (class_gate.hpp)
-  double class_window = 1;  // ... and how long, in planned times, every rank keeps the network for them
+  double class_window = 0;  // ... and how long, in planned times, every rank keeps the network for them (set by
+                            // optiq_create from optiq_options)
   std::unique_ptr<optiq::rt::Transport> transport;
   optiq::rt::PlanCache cache;
   optiq::rt::LastCall last;  // the same on every rank, but for each rank's own schedule
