@@ -126,7 +126,7 @@ def plan_weighted(workload, planner: str, options, weights: dict[int, float],
                   progress=None) -> tuple[Result, list[ClassResult]]:
     net = workload.network
     present = classes_of(workload.jobs)
-    w = {p: weights.get(p, default_weight(p)) if not weights else weights[p] for p in present}
+    w = {p: weights[p] if weights else default_weight(p) for p in present}
     top = max(w.values())
     # Demands scaled by weight: the planners' min-max of scaled load is the weighted max
     # concurrent flow. A job keeps at least one scaled byte so that it is routed at all.
