@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
+#include <string>
 #include <thread>
 #include <limits>
 #include <map>
@@ -260,6 +262,40 @@ TEST(Parallel, EveryItemRunsOnceAndTheFirstFailureIsRethrown) {
                    }),
                std::runtime_error);
   EXPECT_LT(after.load(), 490);  // the failure stops the items not yet taken
+}
+
+// Each thread makes one state: their count is the number of threads the limit allowed.
+int threads_used(std::size_t items) {
+  std::atomic<int> states{0};
+  parallel_for(
+      items, 1, [&](bool) { return ++states, 0; }, [](int&, std::size_t) {});
+  return states.load();
+}
+
+TEST(Parallel, OptiqThreadsSetsTheThreadCountAndIsChecked) {
+  const char* saved = std::getenv("OPTIQ_THREADS");
+  const std::string before = saved ? saved : "";
+  setenv("OPTIQ_THREADS", "1", 1);
+  EXPECT_EQ(threads_used(100), 1);
+  setenv("OPTIQ_THREADS", "3", 1);
+  EXPECT_EQ(threads_used(100), 3);
+  EXPECT_EQ(threads_used(2), 2);  // never more threads than items
+  for (const char* bad : {"0", "-2", "two", "4x", "257"}) {
+    setenv("OPTIQ_THREADS", bad, 1);
+    try {
+      threads_used(100);
+      ADD_FAILURE() << "OPTIQ_THREADS=" << bad << " was accepted";
+    } catch (const optiq::Error& e) {
+      EXPECT_NE(std::string(e.what()).find("OPTIQ_THREADS"), std::string::npos) << e.what();
+    }
+  }
+  if (saved) {
+    setenv("OPTIQ_THREADS", before.c_str(), 1);
+  } else {
+    unsetenv("OPTIQ_THREADS");
+  }
+  EXPECT_GE(threads_used(100), 1);
+  EXPECT_LE(threads_used(100), static_cast<int>(kDefaultMaxThreads));
 }
 
 }  // namespace
