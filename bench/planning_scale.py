@@ -6,8 +6,8 @@ Two parts, each written to results/planning_scale.md and results/planning_scale.
   speed    wall time of default, heu1, heu2 and mcf on a dragonfly and a 3-level fat-tree of
            about 1,000 and about 10,000 endpoints (the 10,000-endpoint dragonfly's 9,216 hosts
            are 16 groups of 6 chassis of 16 routers with 6 hosts each, Frontier's order of
-           size), with the fluid time of each plan, mcf's proven bound and the process's peak
-           memory after the case.
+           size), with the fluid time of each plan, mcf's proven bound, its rounds and the
+           peak resident memory of each run (optiq.memory).
   quality  mcf against optimal (the path LP solved to optimality) on every pattern of both
            families at 1,024 endpoints: their fluid times, mcf's excess over optimal (the
            issue asks for at most 2%), the planning times and mcf's own certified gap.
@@ -19,15 +19,16 @@ within a table. Each case plans its pattern at 8 MiB per job (moe: 8 MiB to cold
     .venv/bin/python bench/planning_scale.py                  # both parts (about 25 min)
     .venv/bin/python bench/planning_scale.py --parts speed    # one part
     .venv/bin/python bench/planning_scale.py --quick          # the small sizes only
+    .venv/bin/python bench/planning_scale.py --report         # report and plot from the JSON
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import platform
-import resource
 import sys
 import time
 
@@ -66,10 +67,6 @@ def workload(family: str, endpoints: int, pattern: str) -> Workload:
     return Workload(net, routing, pattern_jobs(net, pattern, BYTES), pattern)
 
 
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
 def plan_case(work: Workload, planners) -> dict:
     out = {}
     for name in planners:
@@ -79,7 +76,9 @@ def plan_case(work: Workload, planners) -> dict:
         out[name] = {"seconds": round(seconds, 3), "fluid_ms": round(r.metrics.predicted_seconds * 1e3, 4),
                      "link_mb_max": round(r.metrics.link_bytes_max / 1e6, 3), "paths": r.metrics.paths,
                      "bound_ms": round(r.bound_seconds * 1e3, 4) if r.bound_seconds is not None else None,
-                     "gap": round(r.gap, 5) if r.gap is not None else None}
+                     "gap": round(r.gap, 5) if r.gap is not None else None,
+                     "rounds": int(r.extra["iterations"]) if "iterations" in r.extra else None,
+                     "peak_mb": round(r.peak_mb, 1)}
         print(f"  {name}: {seconds:.2f} s, {out[name]['fluid_ms']:.3f} ms fluid", file=sys.stderr, flush=True)
     return out
 
@@ -93,7 +92,7 @@ def speed(quick: bool) -> list:
         print(f"speed: {work.network.spec} {pattern} ({len(work.jobs)} jobs)", file=sys.stderr, flush=True)
         rows.append({"family": family, "endpoints": endpoints, "network": work.network.spec, "pattern": pattern,
                      "jobs": len(work.jobs), "vertices": work.network.num_vertices, "links": work.network.num_links,
-                     "planners": plan_case(work, SPEED_PLANNERS), "peak_mb": round(peak_mb())})
+                     "planners": plan_case(work, SPEED_PLANNERS)})
     return rows
 
 
@@ -117,7 +116,8 @@ def quality(quick: bool) -> list:
 
 def write(out_dir: str, speed_rows: list, quality_rows: list, command: str) -> None:
     os.makedirs(out_dir, exist_ok=True)
-    doc = {"machine": {"arch": platform.machine(), "cores": os.cpu_count(), "python": platform.python_version()},
+    doc = {"machine": {"arch": platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
+                       "load_end": round(os.getloadavg()[0], 2)},
            "bytes_per_job": BYTES, "speed": speed_rows, "quality": quality_rows, "command": command}
     with open(os.path.join(out_dir, "planning_scale.json"), "w") as f:
         json.dump(doc, f, indent=1)
@@ -131,18 +131,20 @@ def write(out_dir: str, speed_rows: list, quality_rows: list, command: str) -> N
             f.write("## Planner speed\n\n")
             f.write("Fluid: the plan's predicted transfer time (busiest link over its capacity); mcf's bound is "
                     "a proven lower bound on the fluid time of any plan made of the network's own routes "
-                    "forwarded at endpoints. Peak: the process's resident memory after the case (it only "
-                    "grows).\n\n")
+                    "forwarded at endpoints. Rounds: mcf's iterations. Peak: resident memory's high-water mark "
+                    "during the run (the process's, reset before each run).\n\n")
             f.write("| network | endpoints | pattern | jobs | planner | s | fluid ms | busiest link MB | paths "
-                    "| mcf bound ms | mcf gap | peak MB |\n")
-            f.write("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+                    "| mcf bound ms | mcf gap | rounds | peak MB |\n")
+            f.write("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
             for r in speed_rows:
                 for name, p in r["planners"].items():
                     bound = f"{p['bound_ms']:.3f}" if name == "mcf" else ""
                     gap = f"{100 * p['gap']:.2f}%" if name == "mcf" else ""
                     f.write(f"| `{r['network']}` | {r['endpoints']} | {r['pattern']} | {r['jobs']} | {name} | "
                             f"{p['seconds']:.2f} | {p['fluid_ms']:.3f} | {p['link_mb_max']:.2f} | {p['paths']} | "
-                            f"{bound} | {gap} | {r['peak_mb']} |\n")
+                            f"{bound} | {gap} | {p.get('rounds') or ''} | {p.get('peak_mb', r.get('peak_mb'))} |\n")
+            if plot(out_dir, speed_rows):
+                f.write("![mcf planning time against endpoints](planning_scale.png)\n\n")
             f.write("\n")
         if quality_rows:
             f.write("## mcf against optimal at 1,024 endpoints\n\n")
@@ -168,12 +170,67 @@ def write(out_dir: str, speed_rows: list, quality_rows: list, command: str) -> N
         f.write(f"Regenerate: `{command}`\n")
 
 
+TARGET_SECONDS = 10.0  # planning time the runtime can afford at a pattern's first call
+
+
+def torus_rows(out_dir: str) -> list:
+    """mcf's recorded times on Mira (bench/optimal_speed.py's tables), as (endpoints, pattern, s)."""
+    rows = []
+    for name in ("optimal_speed.csv", "optimal_speed_49152.csv"):
+        path = os.path.join(out_dir, name)
+        if os.path.exists(path):
+            with open(path, newline="") as f:
+                rows += [(int(r["nodes"]), r["pattern"], float(r["seconds"])) for r in csv.DictReader(f)
+                         if r["planner"] == "mcf"]
+    return rows
+
+
+def plot(out_dir: str, speed_rows: list) -> str | None:
+    """mcf's planning time against endpoints, one line per family and pattern, and the target."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    lines: dict = {}
+    for r in speed_rows:
+        lines.setdefault((r["family"], r["pattern"]), []).append((r["endpoints"], r["planners"]["mcf"]["seconds"]))
+    for endpoints, pattern, seconds in torus_rows(out_dir):
+        lines.setdefault(("torus (Mira)", pattern), []).append((endpoints, seconds))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    styles = {"dragonfly": "o-", "fattree": "s-", "torus (Mira)": "^-"}
+    for (family, pattern), points in sorted(lines.items()):
+        points.sort()
+        ax.plot([p[0] for p in points], [p[1] for p in points], styles.get(family, "x-"), label=f"{family} {pattern}")
+    ax.axhline(TARGET_SECONDS, color="red", linestyle="--", label=f"{TARGET_SECONDS:g} s target")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("endpoints")
+    ax.set_ylabel("mcf planning time (s, 2 cores)")
+    ax.set_title("mcf planning time by network family")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(True, which="both", alpha=0.3)
+    path = os.path.join(out_dir, "planning_scale.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--parts", default="speed,quality", help="comma-separated: speed, quality (default: both)")
     ap.add_argument("--quick", action="store_true", help="speed at 1,024 endpoints only")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "results"))
+    ap.add_argument("--report", action="store_true",
+                    help="rewrite the report and plot from planning_scale.json only, planning nothing")
     args = ap.parse_args(argv)
+    if args.report:
+        with open(os.path.join(args.out, "planning_scale.json")) as f:
+            doc = json.load(f)
+        write(args.out, doc["speed"], doc["quality"], doc["command"])
+        return 0
     parts = set(args.parts.split(","))
     unknown = parts - {"speed", "quality"}
     if unknown:
@@ -183,7 +240,7 @@ def main(argv=None) -> int:
     command = ".venv/bin/python bench/planning_scale.py" + (f" --parts {args.parts}" if parts != {"speed", "quality"}
                                                            else "") + (" --quick" if args.quick else "")
     write(args.out, speed_rows, quality_rows, command)
-    print(f"wrote {args.out}/planning_scale.md and planning_scale.json", file=sys.stderr)
+    print(f"wrote {args.out}/planning_scale.md, .json and .png", file=sys.stderr)
     return 0
 
 

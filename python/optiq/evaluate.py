@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from . import _core
+from . import _core, memory
 from .metrics import METRIC_KEYS, PlanMetrics  # noqa: F401 (METRIC_KEYS: part of this module's interface)
 
 
@@ -34,12 +34,15 @@ class Result:
     bound: float | None = None
     gap: float | None = None
     extra: dict = field(default_factory=dict)
+    peak_mb: float | None = None  # resident memory's high-water mark during the run (optiq.memory)
 
     def metrics_dict(self) -> dict:
         return self.metrics.as_dict()
 
     def json(self) -> dict:
         out = {"planner": self.planner, "seconds": self.seconds, "metrics": self.metrics_dict()}
+        if self.peak_mb is not None:
+            out["peak_mb"] = self.peak_mb
         if self.bound is not None:
             out["bound"] = self.bound
             out["bound_seconds"] = self.bound_seconds
@@ -105,6 +108,7 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
         if progress:
             progress.note(f"planning with {name}")
         runner, uses_candidates = PLANNERS[name]
+        memory.start()
         extra_seconds = 0.0
         if uses_candidates:
             if candidates is None:
@@ -114,8 +118,10 @@ def run_planners(workload, names: list[str], options: PlannerOptions, progress=N
         start = time.perf_counter()
         plan, info = runner(workload, options, candidates)
         seconds = time.perf_counter() - start + extra_seconds
+        peak = memory.peak_mb()
         _core.validate_plan(plan, workload.network)
         results.append(_result(name, seconds, plan, workload.network, options, info))
+        results[-1].peak_mb = peak
     return results
 
 
