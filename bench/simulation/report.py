@@ -71,6 +71,8 @@ RUN_HEADER = ["planner", "simulated ms", "GB/s", "predicted ms", "of prediction"
 
 # Marks a row made by an older generation of the runtime (its "recorded" says when and how).
 OLDER = "†"
+# Marks a row taken from another stage's run with the same settings (its "made_by" says which).
+REUSED = "‡"
 
 
 def patterns_section(doc, results, plt):
@@ -111,10 +113,15 @@ def patterns_section(doc, results, plt):
                 for line in lines:
                     row = THESIS_ROW.get(line[0], line[0])
                     line.append(f"{thesis[row]:.1f} ({row.replace('_alltoallv', '').upper()})" if row in thesis else "–")
-            for line, r in zip(lines, these):  # a row of an older runtime says so
+            for line, r in zip(lines, these):  # a row of an older runtime, or of another stage, says so
                 if r.get("recorded"):
                     line[0] += f" {OLDER}"
+                if r.get("made_by"):
+                    line[0] += f" {REUSED}"
             out += table(header, lines)
+            reused = sorted({r["made_by"] for r in these if r.get("made_by")})
+            if reused:
+                out += ["", f"{REUSED} from {'; '.join(reused)}."]
             older = sorted({r["recorded"] for r in these if r.get("recorded")})
             if older:
                 out += ["", f"{OLDER} recorded {'; '.join(older)}, and not re-run since: compare these rows with "
