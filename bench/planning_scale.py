@@ -10,7 +10,7 @@ Two parts, each written to results/planning_scale.md and results/planning_scale.
            peak resident memory of each run (optiq.memory).
   quality  mcf against optimal (the path LP solved to optimality) on every pattern of both
            families at 1,024 endpoints: their fluid times, mcf's excess over optimal (the
-           issue asks for at most 2%), the planning times and mcf's own certified gap.
+           target is at most 2%), the planning times and mcf's own certified gap.
 
 Seconds include candidate paths (heu1, heu2) and are one run on a shared machine: compare
 within a table. Each case plans its pattern at 8 MiB per job (moe: 8 MiB to cold destinations,
