@@ -114,17 +114,22 @@ def quality(quick: bool) -> list:
     return rows
 
 
-def write(out_dir: str, speed_rows: list, quality_rows: list, command: str) -> None:
+def machine() -> dict:
+    return {"arch": platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
+            "load_end": round(os.getloadavg()[0], 2)}
+
+
+def write(out_dir: str, speed_rows: list, quality_rows: list, command: str, where: dict) -> None:
     os.makedirs(out_dir, exist_ok=True)
-    doc = {"machine": {"arch": platform.machine(), "cores": os.cpu_count(), "python": platform.python_version(),
-                       "load_end": round(os.getloadavg()[0], 2)},
+    doc = {"machine": where,
            "bytes_per_job": BYTES, "speed": speed_rows, "quality": quality_rows, "command": command}
     with open(os.path.join(out_dir, "planning_scale.json"), "w") as f:
         json.dump(doc, f, indent=1)
     with open(os.path.join(out_dir, "planning_scale.md"), "w") as f:
         f.write("# Planning fat-trees and dragonflies at scale\n\n")
-        f.write(f"Machine: {platform.machine()}, {os.cpu_count()} cores (shared with other work), Python "
-                f"{platform.python_version()}. One run per planner; seconds include candidate paths. "
+        f.write(f"Machine: {where['arch']}, {where['cores']} cores (shared with other work; load average "
+                f"{where.get('load_end', '?')} at the end of the run), Python {where['python']}. One run per "
+                "planner; seconds include candidate paths. "
                 f"{BYTES} per job. Routing: `minimal` on dragonflies, `dmodk` on fat-trees (SimGrid's "
                 "documented rules: plans need routes that are one forwarding table per destination).\n\n")
         if speed_rows:
@@ -229,7 +234,7 @@ def main(argv=None) -> int:
     if args.report:
         with open(os.path.join(args.out, "planning_scale.json")) as f:
             doc = json.load(f)
-        write(args.out, doc["speed"], doc["quality"], doc["command"])
+        write(args.out, doc["speed"], doc["quality"], doc["command"], doc["machine"])
         return 0
     parts = set(args.parts.split(","))
     unknown = parts - {"speed", "quality"}
@@ -239,7 +244,7 @@ def main(argv=None) -> int:
     quality_rows = quality(args.quick) if "quality" in parts else []
     command = ".venv/bin/python bench/planning_scale.py" + (f" --parts {args.parts}" if parts != {"speed", "quality"}
                                                            else "") + (" --quick" if args.quick else "")
-    write(args.out, speed_rows, quality_rows, command)
+    write(args.out, speed_rows, quality_rows, command, machine())
     print(f"wrote {args.out}/planning_scale.md, .json and .png", file=sys.stderr)
     return 0
 
