@@ -4,6 +4,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "bindings.hpp"
+#include "optiq/core/bounds.hpp"
 #include "optiq/core/cheapest.hpp"
 #include "optiq/core/legs.hpp"
 #include "optiq/core/routing.hpp"
@@ -91,6 +92,10 @@ void bind_pattern(nb::module_& m) {
       "legs"_a, "jobs"_a, "link_weight"_a, "node_weight"_a = std::vector<double>{}, "hop_bound"_a = -1,
       "Per job, the realizable path minimising link weights (+ weights of nodes passed through), fewest hops among "
       "ties; returns (costs, paths). hop_bound -1: unbounded.");
+  m.def("proxy_lower_bound", &proxy_lower_bound, "legs"_a, "jobs"_a, "link_preload"_a = std::vector<double>{},
+        "forward_bandwidth"_a = 0.0,
+        "Seconds no plan can beat on an overlay: the bytes that collisions of the default routes force through "
+        "proxies against what the proxies' own links can relay (0 where every link is a leg).");
   nb::class_<CandidateSet>(m, "CandidateSet", "Candidate paths for every job of a pattern.")
       .def_ro("k", &CandidateSet::k)
       .def_ro("hop_bound", &CandidateSet::hop_bound)

@@ -145,6 +145,9 @@ class McfRun {
     // Cut bounds hold for any routing and cost little; the dual bound improves on them as the
     // flow converges.
     eta_ = 1.0, best_bound_ = cut_lower_bound(topo_, active_jobs_), U_ = loads_.max_utilisation();
+    // On an overlay the proxy bound keeps the routes: where they collide it certifies what the
+    // dual bound, which the potential's weights approach slowly there, cannot.
+    best_bound_ = std::max(best_bound_, proxy_lower_bound(*legs_, active_jobs_, o_.link_preload, o_.forward_bandwidth));
     // Other classes' bytes ahead on a link hold it for their time whatever this plan does.
     for (LinkId l = 0; l < static_cast<LinkId>(o_.link_preload.size()); ++l)
       best_bound_ = std::max(best_bound_, o_.link_preload[l] / topo_.capacity(l));

@@ -95,8 +95,9 @@ def weighted_concurrent_flow(topo, jobs, weight) -> float:
     return -h.getInfo().objective_function_value * cscale / bscale
 
 
-def path_optimum(topo, jobs, paths_per_job) -> float:
-    """Minimum of max_l load_l / capacity_l when job i may only use paths_per_job[i]."""
+def path_optimum(topo, jobs, paths_per_job, preload=None) -> float:
+    """Minimum of max_l load_l / capacity_l when job i may only use paths_per_job[i]; with
+    ``preload`` (bytes per link already there), of max_l (preload_l + load_l) / capacity_l."""
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     inf = highspy.kHighsInf
@@ -116,11 +117,20 @@ def path_optimum(topo, jobs, paths_per_job) -> float:
         if j.bytes:
             job_row[i] = h.getNumRow()
             h.addRow(j.bytes / bscale, j.bytes / bscale, 0, np.empty(0, np.int32), np.empty(0))
+    preload = list(preload or [])
+    extra = lambda l: (preload[l] if l < len(preload) else 0.0) / bscale  # noqa: E731
+
+    def link_row(l):
+        if l not in link_rows:
+            link_rows[l] = h.getNumRow()
+            h.addRow(-inf, -extra(l), 1, np.array([0], np.int32), np.array([-topo.capacity(l) / cscale]))
+
+    for l, b in enumerate(preload):
+        if b > 0:
+            link_row(l)
     for i, p in columns:
         for l in p:
-            if l not in link_rows:
-                link_rows[l] = h.getNumRow()
-                h.addRow(-inf, 0.0, 1, np.array([0], np.int32), np.array([-topo.capacity(l) / cscale]))
+            link_row(l)
         idx = [job_row[i]] + [link_rows[l] for l in p]
         h.addCol(0.0, 0.0, inf, len(idx), np.array(idx, np.int32), np.ones(len(idx)))
     h.run()

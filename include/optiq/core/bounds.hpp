@@ -33,4 +33,15 @@ constexpr double kCoarseTolerance = 0.02;
 double quotient_lower_bound(const Network& topo, const std::vector<Job>& jobs, double tolerance = 1e-3,
                             int max_components = 2048, const std::vector<double>& link_score = {}, int tries = 2);
 
+// The proxy bound (seconds) for overlays (include/optiq/core/legs.hpp; 0 where every link is a
+// leg): a byte leaves its default route only through a proxy, which it enters and leaves by
+// the proxy's own links. The largest T at which the bytes that collisions of the default
+// routes force off them exceed what the proxies' links (and `forward_bandwidth`, bytes/s,
+// 0 = unlimited) can relay besides their own jobs' bytes. Links start with `link_preload`
+// bytes when given. Keeps the routes, so it certifies where cut bounds stop at the hosts'
+// injection time (fat-trees whose default routes collide).
+class Legs;
+double proxy_lower_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_preload = {},
+                         double forward_bandwidth = 0);
+
 }  // namespace optiq

@@ -238,6 +238,9 @@ def plan_optimal(workload, options):
     shortcut = _default_if_optimal(workload, options, max(seed.bound_seconds, _endpoint_bound(workload)))
     if shortcut is not None:
         return shortcut
+    # mcf's proven bound (its cut and proxy bounds among it) holds here too: where optimal stops
+    # early, its own dual bound may still lie below it.
+    model.master.floor = max(model.master.floor, seed.bound_seconds * model.ref_capacity / model.scale_bytes)
     for job, jp in enumerate(seed.plan.jobs):
         for share in jp.paths:
             model.add(job, share.links)
