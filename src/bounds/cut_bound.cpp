@@ -41,13 +41,74 @@ double grow_and_cut(const Network& topo, const std::vector<Job>& jobs, std::vect
   return best;
 }
 
+// Levels of a switched network: terminals 0, every switch one more than its nearest
+// terminal (breadth first). Empty for a network without switches.
+std::vector<int> switch_levels(const Network& topo) {
+  bool switches = false;
+  for (NodeId v = 0; v < topo.num_vertices() && !switches; ++v) switches = !topo.is_terminal(v);
+  if (!switches) return {};
+  const graph::Csr& g = topo.graph();
+  std::vector<int> level(topo.num_vertices(), -1);
+  std::vector<NodeId> queue;
+  for (NodeId v = 0; v < topo.num_vertices(); ++v)
+    if (topo.is_terminal(v)) level[v] = 0, queue.push_back(v);
+  for (std::size_t i = 0; i < queue.size(); ++i)
+    for (int a = g.out_begin(queue[i]); a < g.out_end(queue[i]); ++a)
+      if (level[g.head_at(a)] < 0) level[g.head_at(a)] = level[queue[i]] + 1, queue.push_back(g.head_at(a));
+  return level;
+}
+
+// The cuts around the parts a network falls into below each level of switches (a fat-tree's
+// leaves, then its pods): every part at once, one pass over the jobs and links per level.
+double level_cuts(const Network& topo, const std::vector<Job>& jobs) {
+  const std::vector<int> level = switch_levels(topo);
+  const int top = level.empty() ? 0 : *std::max_element(level.begin(), level.end());
+  const graph::Csr& g = topo.graph();
+  double best = 0;
+  for (int k = 1; k <= top; ++k) {
+    std::vector<int> part(topo.num_vertices(), -1);  // the part of each vertex below level k
+    int parts = 0;
+    for (NodeId s = 0; s < topo.num_vertices(); ++s) {
+      if (level[s] < 0 || level[s] >= k || part[s] >= 0) continue;
+      std::vector<NodeId> stack = {s};
+      part[s] = parts;
+      while (!stack.empty()) {
+        const NodeId v = stack.back();
+        stack.pop_back();
+        for (int a = g.out_begin(v); a < g.out_end(v); ++a) {
+          const NodeId w = g.head_at(a);
+          if (level[w] >= 0 && level[w] < k && part[w] < 0) part[w] = parts, stack.push_back(w);
+        }
+      }
+      ++parts;
+    }
+    std::vector<double> out_bytes(parts, 0.0), in_bytes(parts, 0.0), out_cap(parts, 0.0), in_cap(parts, 0.0);
+    for (const Job& j : jobs)
+      if (j.bytes > 0 && part[j.src] != part[j.dst]) {
+        if (part[j.src] >= 0) out_bytes[part[j.src]] += static_cast<double>(j.bytes);
+        if (part[j.dst] >= 0) in_bytes[part[j.dst]] += static_cast<double>(j.bytes);
+      }
+    for (LinkId l = 0; l < topo.num_links(); ++l) {
+      const NodeId a = topo.link_src(l), b = topo.link_dst(l);
+      if (a < 0 || b < 0 || part[a] == part[b]) continue;
+      if (part[a] >= 0) out_cap[part[a]] += topo.capacity(l);
+      if (part[b] >= 0) in_cap[part[b]] += topo.capacity(l);
+    }
+    for (int p = 0; p < parts; ++p) {
+      if (out_bytes[p] > 0 && out_cap[p] > 0) best = std::max(best, out_bytes[p] / out_cap[p]);
+      if (in_bytes[p] > 0 && in_cap[p] > 0) best = std::max(best, in_bytes[p] / in_cap[p]);
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs) {
   std::vector<char> sources(topo.num_vertices(), 0), dests(topo.num_vertices(), 0);
   for (const Job& j : jobs)
     if (j.bytes > 0) sources[j.src] = 1, dests[j.dst] = 1;
-  return std::max(grow_and_cut(topo, jobs, sources), grow_and_cut(topo, jobs, dests));
+  return std::max({grow_and_cut(topo, jobs, sources), grow_and_cut(topo, jobs, dests), level_cuts(topo, jobs)});
 }
 
 }  // namespace optiq

@@ -130,6 +130,27 @@ TEST(CutBound, TightOnARingAndBelowEveryPlan) {
   }
 }
 
+// A pod whose hosts all send out of it is bounded by its uplinks, not by the hosts' own links:
+// 16 hosts under 4 second-level switches with 2 uplinks each send 8 links' worth of time. Every
+// host sends and receives, so no set grown around the sources or destinations separates a pod.
+TEST(CutBound, FatTreePodsAreBoundedByTheirUplinks) {
+  const Network ft = parse_network("fattree:3;4,4,4;1,4,2;1,1,1");
+  const double c = ft.capacity(0);
+  for (LinkId l = 0; l < ft.num_links(); ++l) ASSERT_EQ(ft.capacity(l), c);
+  const auto& hosts = ft.endpoints();
+  std::vector<Job> jobs;
+  const Bytes bytes = 1 << 20;
+  ASSERT_EQ(hosts.size(), 64u);
+  for (int i = 0; i < 64; ++i) jobs.push_back({hosts[i], hosts[(i + 16) % 64], bytes});
+  EXPECT_DOUBLE_EQ(cut_lower_bound(ft, jobs), 16.0 * bytes / (8 * c));
+  const auto routing = make_routing(ft.default_routing(), ft);
+  for (const char* name : {"default", "heu1", "heu2", "mcf"})  // maxflow plans switchless networks only
+    EXPECT_LE(cut_lower_bound(ft, jobs),
+              compute_metrics(make_plan(name, ft, *routing, jobs, PlannerOptions{}).plan, ft).predicted_seconds *
+                  (1 + 1e-12))
+        << name;
+}
+
 // Relaxation bounds never exceed what a plan achieves, whatever links are called hot; with
 // every link hot nothing is relaxed and the bound meets the optimum; with only the links
 // leaving a ring's source hot it is that cut.

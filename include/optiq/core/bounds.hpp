@@ -9,8 +9,10 @@
 
 namespace optiq {
 
-// The best such bound (seconds) over a family of node sets: the sources, the destinations, and
-// the hop balls grown around each of them.
+// The best such bound (seconds) over a family of node sets: the sources, the destinations, the
+// hop balls grown around each of them, and on a network with switches the parts it falls into
+// below each level of switches (a fat-tree's pods: where a pattern's bytes leave a pod, its
+// uplinks bound the time).
 double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs);
 
 // A bound (seconds) from a relaxation that generalises cut bounds: links outside `hot` (one
