@@ -299,6 +299,8 @@ def fabrics_section(doc, results, plt):
             mpi = next(r for r in group if r["planner"] == "mpi_alltoallv")
             for r in group:
                 line = [str(n), f"`{spec}`", pattern, size] + run_line(r, mpi)
+                if r.get("recorded"):
+                    line[4] += f" {OLDER}"
                 line.append(f"{r.get('planning_seconds', 0):.2f}" if r["planner"] != "mpi_alltoallv" else "–")
                 line.append("fell back" if r.get("fell_back") else "")
                 lines.append(line)
@@ -306,6 +308,9 @@ def fabrics_section(doc, results, plt):
                     bars.setdefault(r["planner"], {})[(n, pattern, size)] = mpi["simulated_seconds"] / r["simulated_seconds"]
         out += [f"### {family} ([plot](fabrics_{family}.png))", ""]
         out += table(["endpoints", "topology", "pattern", "bytes"] + RUN_HEADER + ["planning s", ""], lines) + [""]
+        older = sorted({r["recorded"] for r in rows if r["family"] == family and r.get("recorded")})
+        if older:
+            out += [f"{OLDER} made {'; '.join(older)}: compare these rows with each other, not with the others.", ""]
         if plt is None or not bars:
             continue
         fig, ax = plt.subplots(figsize=(9, 3.6))
