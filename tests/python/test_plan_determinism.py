@@ -24,6 +24,8 @@ CASES = [  # network, routing, pattern, planner
     ("mira:512", "bgq", "overlap", "heu2"),
     ("fattree:3;8,8,16;1,8,8;1,1,1", "dmodk", "dmodk-adversarial", "mcf"),
     ("dragonfly:8,1;4,1;8,1;4", "minimal", "permutation", "mcf"),
+    # 2,560 endpoints: chains priced one window of sources per round, windows in turn.
+    ("dragonfly:8,1;4,1;8,1;10", "minimal", "permutation", "mcf"),
 ]
 
 
