@@ -96,6 +96,10 @@ void bind_pattern(nb::module_& m) {
         "forward_bandwidth"_a = 0.0,
         "Seconds no plan can beat on an overlay: the bytes that collisions of the default routes force through "
         "proxies against what the proxies' own links can relay (0 where every link is a leg).");
+  m.def("cover_lower_bound", &cover_lower_bound, "legs"_a, "jobs"_a, "link_preload"_a = std::vector<double>{},
+        "Seconds no plan can beat on an overlay of a switched network: for each part below a level of switches, "
+        "links every chain into it must cross (the default routes' entry links, or terminals' own links) against "
+        "the bytes they must carry (0 where every link is a leg).");
   nb::class_<CandidateSet>(m, "CandidateSet", "Candidate paths for every job of a pattern.")
       .def_ro("k", &CandidateSet::k)
       .def_ro("hop_bound", &CandidateSet::hop_bound)

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "bounds/levels.hpp"
+
 namespace optiq {
 
 namespace {
@@ -41,47 +43,14 @@ double grow_and_cut(const Network& topo, const std::vector<Job>& jobs, std::vect
   return best;
 }
 
-// Levels of a switched network: terminals 0, every switch one more than its nearest
-// terminal (breadth first). Empty for a network without switches.
-std::vector<int> switch_levels(const Network& topo) {
-  bool switches = false;
-  for (NodeId v = 0; v < topo.num_vertices() && !switches; ++v) switches = !topo.is_terminal(v);
-  if (!switches) return {};
-  const graph::Csr& g = topo.graph();
-  std::vector<int> level(topo.num_vertices(), -1);
-  std::vector<NodeId> queue;
-  for (NodeId v = 0; v < topo.num_vertices(); ++v)
-    if (topo.is_terminal(v)) level[v] = 0, queue.push_back(v);
-  for (std::size_t i = 0; i < queue.size(); ++i)
-    for (int a = g.out_begin(queue[i]); a < g.out_end(queue[i]); ++a)
-      if (level[g.head_at(a)] < 0) level[g.head_at(a)] = level[queue[i]] + 1, queue.push_back(g.head_at(a));
-  return level;
-}
-
 // The cuts around the parts a network falls into below each level of switches (a fat-tree's
 // leaves, then its pods): every part at once, one pass over the jobs and links per level.
 double level_cuts(const Network& topo, const std::vector<Job>& jobs) {
-  const std::vector<int> level = switch_levels(topo);
+  const std::vector<int> level = bounds::switch_levels(topo);
   const int top = level.empty() ? 0 : *std::max_element(level.begin(), level.end());
-  const graph::Csr& g = topo.graph();
   double best = 0;
   for (int k = 1; k <= top; ++k) {
-    std::vector<int> part(topo.num_vertices(), -1);  // the part of each vertex below level k
-    int parts = 0;
-    for (NodeId s = 0; s < topo.num_vertices(); ++s) {
-      if (level[s] < 0 || level[s] >= k || part[s] >= 0) continue;
-      std::vector<NodeId> stack = {s};
-      part[s] = parts;
-      while (!stack.empty()) {
-        const NodeId v = stack.back();
-        stack.pop_back();
-        for (int a = g.out_begin(v); a < g.out_end(v); ++a) {
-          const NodeId w = g.head_at(a);
-          if (level[w] >= 0 && level[w] < k && part[w] < 0) part[w] = parts, stack.push_back(w);
-        }
-      }
-      ++parts;
-    }
+    const auto [part, parts] = bounds::parts_below(topo, level, k);
     std::vector<double> out_bytes(parts, 0.0), in_bytes(parts, 0.0), out_cap(parts, 0.0), in_cap(parts, 0.0);
     for (const Job& j : jobs)
       if (j.bytes > 0 && part[j.src] != part[j.dst]) {

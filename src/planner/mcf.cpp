@@ -155,6 +155,8 @@ class McfRun {
     // On an overlay the proxy bound keeps the routes: where they collide it certifies what the
     // dual bound, which the potential's weights approach slowly there, cannot.
     best_bound_ = std::max(best_bound_, proxy_lower_bound(*legs_, active_jobs_, o_.link_preload, o_.forward_bandwidth));
+    // ... and the cover bound where destinations share their way into a part of the network.
+    best_bound_ = std::max(best_bound_, cover_lower_bound(*legs_, active_jobs_, o_.link_preload));
     // Other classes' bytes ahead on a link hold it for their time whatever this plan does.
     for (LinkId l = 0; l < static_cast<LinkId>(o_.link_preload.size()); ++l)
       best_bound_ = std::max(best_bound_, o_.link_preload[l] / topo_.capacity(l));

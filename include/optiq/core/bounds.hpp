@@ -46,4 +46,12 @@ class Legs;
 double proxy_lower_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_preload = {},
                          double forward_bandwidth = 0);
 
+// The cover bound (seconds) for overlays on switched networks (0 where every link is a leg):
+// for each part of the network below a level of switches (a fat-tree's pods), a set of links
+// that every chain bringing bytes into the part must cross, made of the links by which the
+// default routes enter it (one per destination under dmodk) and of terminals' own links;
+// their bytes (with `link_preload`) over their capacity. Certifies where two destinations
+// share one way in (tapered fat-trees), which cut and proxy bounds do not see.
+double cover_lower_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_preload = {});
+
 }  // namespace optiq
