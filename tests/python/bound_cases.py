@@ -6,6 +6,9 @@ import random
 
 import optiq
 from optiq.random_graph import random_switched_graph
+from optiq.workload import Workload
+
+from lp_oracle import all_chains, path_optimum
 
 # Irregular switched graphs (switches, endpoints, switch degree, seed, share dual-homed), and
 # SimGrid's fat-tree and dragonfly under their default routing; the last fat-tree has fewer
@@ -42,3 +45,15 @@ def random_case(net, seed):
             preload[link] = float(rng.randrange(1_000_000, 20_000_000))
     forwarders = sorted(rng.sample(hosts, max(2, len(hosts) * 2 // 3))) if seed % 3 == 2 else None
     return jobs, preload, forwarders
+
+
+def oracle_cases(tmp_path, shape, seeds=6):
+    """(seed, workload, preload, optimum over every chain) for the random cases of one network;
+    the workload's network forwards only at the case's forwarders when it names some."""
+    net, routing = network(tmp_path, shape)
+    for seed in range(seeds):
+        jobs, preload, forwarders = random_case(net, seed)
+        planning = net.with_forwarders(forwarders) if forwarders else net
+        w = Workload(planning, routing, jobs, "random")
+        best = path_optimum(planning, jobs, [all_chains(w, j.src, j.dst, forwarders) for j in jobs], preload)
+        yield seed, w, preload, best

@@ -12,21 +12,15 @@ from optiq import _core
 from optiq.evaluate import PlannerOptions, run_planners
 from optiq.workload import Workload, pattern_jobs
 
-from bound_cases import NETWORKS, network, random_case
-from lp_oracle import all_chains, path_optimum
+from bound_cases import NETWORKS, oracle_cases
 
 
 @pytest.mark.parametrize("shape", NETWORKS, ids=str)
 def test_never_above_the_optimum_over_every_chain(tmp_path, shape):
-    net, routing = network(tmp_path, shape)
-    for seed in range(6):
-        jobs, preload, forwarders = random_case(net, seed)
-        planning = net.with_forwarders(forwarders) if forwarders else net
-        w = Workload(planning, routing, jobs, "random")
-        bound = _core.proxy_lower_bound(w.legs, jobs, preload)
-        best = path_optimum(planning, jobs, [all_chains(w, j.src, j.dst, forwarders) for j in jobs], preload)
+    for seed, w, preload, best in oracle_cases(tmp_path, shape):
+        bound = _core.proxy_lower_bound(w.legs, w.jobs, preload)
         assert 0 <= bound <= best * (1 + 1e-9), (seed, bound, best)
-        assert bound >= _endpoint_bound(net, jobs, preload) * (1 - 1e-6)
+        assert bound >= _endpoint_bound(w.network, w.jobs, preload) * (1 - 1e-6)
 
 
 def _endpoint_bound(net, jobs, preload):
