@@ -8,7 +8,8 @@ from the couplers (--urgent-senders) each send --urgent-bytes to the coupler ran
 where the bulk bytes converge (BG/Q: the bridge nodes; fat-tree: the aggregators). The urgent
 exchange starts --delay seconds after the bulk one. Runs per machine (tools/qos/main.cpp): each
 exchange alone, both at once in one class, and both with the bulk context at priority 1 for
-every --class-windows value.
+every --class-windows value, and for every --until-done-windows value with the urgent context's
+class-until-done (its window closes once it completed on every rank).
 
     .venv/bin/python bench/applications/qos.py [--machines bgq,fattree] [--bgq mira:512+io] [--delay 1e-3]
 
@@ -69,18 +70,22 @@ def run_machine(spec: str, args) -> dict:
         (Path(tmp) / "urgent.txt").write_text(urgent)
         out["ranks"] = ranks
         modes = [("urgent-alone", None), ("bulk-alone", None), ("together", None)]
-        modes += [("together", w) for w in args.class_windows]
+        modes += [("together", (w, False)) for w in args.class_windows]
+        modes += [("together", (w, True)) for w in args.until_done_windows]
         for mode, window in modes:
             classes = window is not None
+            window, until_done = window if classes else (None, False)
             cmd = ["--topology", spec, "--bulk", str(Path(tmp) / "bulk.txt"), "--urgent", str(Path(tmp) / "urgent.txt"),
                    "--mode", mode, "--delay", str(args.delay), "--planner", args.planner,
                    "--bulk-inflight", str(args.bulk_inflight), "--chunk", str(args.chunk)]
             cmd += ["--classes", "--class-window", str(window)] if classes else []
+            cmd += ["--class-until-done"] if until_done else []
             cmd += ["--io-ranks"] if io else []
-            print(f"simulating {spec}: {mode}{f' with classes, window {window}' if classes else ''} ...", file=sys.stderr,
-                  flush=True)
+            print(f"simulating {spec}: {mode}{f' with classes, window {window}' if classes else ''}"
+                  f"{' until done' if until_done else ''} ...", file=sys.stderr, flush=True)
             doc = smpi.run_program(smpi.smpi_qos(), ranks, platform, hosts, cmd, 36000, smpi.cpu_cost_settings())
             doc["class_window"] = window
+            doc["until_done"] = until_done
             if not doc.get("verified"):
                 raise SystemExit(f"{spec} {mode}: bytes wrong")
             out["runs"].append(doc)
@@ -94,9 +99,13 @@ def summary(m: dict) -> tuple[dict, list[dict]]:
             "bulk_alone": by[("bulk-alone", False)]["bulk_seconds"],
             "urgent_mixed": by[("together", False)]["urgent_seconds"],
             "bulk_mixed": by[("together", False)]["bulk_seconds"]}
-    qos = [{"window": r["class_window"], "urgent": r["urgent_seconds"], "bulk": r["bulk_seconds"],
-            "held_rounds": r["bulk_held_rounds_max"]} for r in m["runs"] if r["classes"]]
+    qos = [{"window": r["class_window"], "until_done": r.get("until_done", False), "urgent": r["urgent_seconds"],
+            "bulk": r["bulk_seconds"], "held_rounds": r["bulk_held_rounds_max"]} for r in m["runs"] if r["classes"]]
     return base, qos
+
+
+def label(q: dict) -> str:
+    return f"{q['window']:g}" + (" until done" if q["until_done"] else "")
 
 
 def report(results: dict, path: Path, args) -> None:
@@ -111,7 +120,8 @@ def report(results: dict, path: Path, args) -> None:
              f"per rank. Planner {args.planner}. Times are the slowest rank's, each exchange from its own start, in "
              "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
              "urgent context's class-window (multiples of its planned time for which every rank holds its bulk "
-             "sends back).", "",
+             "sends back); \"until done\": with class-until-done, which closes the window once the urgent exchange "
+             "completed on every rank.", "",
              "| machine | urgent alone | bulk alone | one class: urgent (slowdown) | one class: bulk | window | "
              "classes: urgent (slowdown) | classes: bulk | bulk's loss against one class / alone (in urgent times "
              "alone) |",
@@ -124,7 +134,7 @@ def report(results: dict, path: Path, args) -> None:
         for i, q in enumerate(qos):
             mixed, alone = q["bulk"] - b["bulk_mixed"], q["bulk"] - b["bulk_alone"]
             lines.append((head if i == 0 else "| | | | | |") +
-                         f" {q['window']:g} | {q['urgent'] * 1e3:.3f} ({q['urgent'] / b['urgent_alone']:.2f}x) | "
+                         f" {label(q)} | {q['urgent'] * 1e3:.3f} ({q['urgent'] / b['urgent_alone']:.2f}x) | "
                          f"{q['bulk'] * 1e3:.3f} | {mixed * 1e3:+.3f} / {alone * 1e3:+.3f} ms "
                          f"({mixed / b['urgent_alone']:+.2f} / {alone / b['urgent_alone']:+.2f}) |")
     lines += ["", "What the simulation leaves out, and what it shows: the simulated links serve every message alike "
@@ -149,7 +159,7 @@ def plot(results: dict, path: Path) -> None:
     for ax, (name, m) in zip(axes[0], results.items()):
         b, qos = summary(m)
         groups = [("alone", b["urgent_alone"], b["bulk_alone"]), ("one class", b["urgent_mixed"], b["bulk_mixed"])]
-        groups += [(f"classes\nwindow {q['window']:g}", q["urgent"], q["bulk"]) for q in qos]
+        groups += [(f"classes\nwindow {label(q)}", q["urgent"], q["bulk"]) for q in qos]
         xs = range(len(groups))
         ax.bar([x - 0.2 for x in xs], [g[1] * 1e3 for g in groups], 0.4, label="urgent")
         ax.bar([x + 0.2 for x in xs], [g[2] * 1e3 for g in groups], 0.4, label="bulk")
@@ -177,6 +187,9 @@ def main() -> int:
     p.add_argument("--planner", default="mcf")
     p.add_argument("--class-windows", type=lambda t: [float(x) for x in t.split(",")], default=[1.0, 1.5, 2.0],
                    help="the urgent context's class-window in the runs with classes (default: 1,1.5,2)")
+    p.add_argument("--until-done-windows", type=lambda t: [float(x) for x in t.split(",") if x], default=[],
+                   help="class-windows of further runs with classes where the urgent context has class-until-done "
+                        "(default: none)")
     p.add_argument("--chunk", type=optiq.parse_bytes, default=optiq.parse_bytes("64KiB"),
                    help="bytes per message of both exchanges, direct ones too (default: 65536)")
     p.add_argument("--bulk-inflight", type=int, default=1,

@@ -2,8 +2,13 @@
 // an urgent one (priority 0, another context) starts. The urgent one completes first on every
 // rank although the application waits for the bulk one first, the bulk one held its sends back
 // meanwhile, and every byte of both arrives exactly once. Without classes (both priority 0) the
-// same calls hold nothing back. Both transports.
+// same calls hold nothing back. With class_until_done the urgent context's window closes once
+// it completed on every rank: on a network so slow that its window lasts many seconds, the bulk
+// exchange still finishes long before. Both transports.
 //   mpi_qos [--transport p2p|rma]
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -65,9 +70,11 @@ bool exact(const Side& s, int rank, int unit, std::uint64_t salt) {
   return true;
 }
 
-optiq_t make(const std::string& topology, const char* transport, int priority, Checker& ck) {
+optiq_t make(const std::string& topology, const char* transport, int priority, Checker& ck,
+             const optiq_options* base = nullptr) {
   optiq_options o;
   optiq_options_init(&o);
+  if (base) o = *base;
   o.planner = "mcf";
   o.min_gain = 0;
   o.direct_threshold_bytes = 0;
@@ -131,6 +138,71 @@ void run(const char* transport, bool classes, int rank, int size, Checker& ck) {
   optiq_destroy(&bulk_ctx);
 }
 
+// A star of `size` hosts whose links move 200 kB/s: the urgent exchange's planned time is about
+// a second, its window many; the application's real bytes move at memory speed.
+std::string slow_star(int rank, int size) {
+  int pid = static_cast<int>(getpid());
+  MPI_Bcast(&pid, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::string path = "/tmp/optiq_mpi_qos_star_" + std::to_string(pid) + ".json";
+  if (rank == 0) {
+    std::string json = R"({"directed": true, "nodes": [{"id": "s", "kind": "switch"})";
+    std::string links;
+    for (int h = 0; h < size; ++h) {
+      json += ", {\"id\": \"h" + std::to_string(h) + "\"}";
+      for (auto [a, b] : {std::pair{"h" + std::to_string(h), std::string("s")}, std::pair{std::string("s"), "h" + std::to_string(h)}})
+        links += std::string(links.empty() ? "" : ", ") + "{\"source\": \"" + a + "\", \"target\": \"" + b +
+                 "\", \"capacity\": 2e5}";
+    }
+    json += "], \"links\": [" + links + "]}";
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (f) std::fputs(json.c_str(), f), std::fclose(f);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+void run_until_done(const char* transport, int rank, int size, Checker& ck) {
+  const std::string path = slow_star(rank, size), topology = "graph:" + path;
+  optiq_options o;
+  optiq_options_init(&o);
+  o.rank_placement = OPTIQ_PLACEMENT_BLOCK;
+  o.class_window = 20;
+  optiq_t bulk_ctx = make(topology, transport, 1, ck, &o);
+  o.class_until_done = 1;
+  optiq_t urgent_ctx = make(topology, transport, 0, ck, &o);
+  Side bulk = bulk_side(rank, size), urgent = urgent_side(rank, size);
+  optiq_request_t req = nullptr;
+  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "until done: first urgent call: %s", optiq_error_string(urgent_ctx));
+  std::fill(urgent.rbuf.begin(), urgent.rbuf.end(), 0);
+  optiq_stats st;
+  optiq_get_stats(urgent_ctx, &st);
+  const double window = o.class_window * st.predicted_seconds;
+  ck.expect(window > 10, "until done: the urgent window is only %g s", window);
+  MPI_Barrier(MPI_COMM_WORLD);
+  optiq_request_t bulk_req = nullptr, urgent_req = nullptr;
+  ck.expect(start(bulk, bulk_ctx, &bulk_req) == OPTIQ_SUCCESS, "until done: bulk start: %s",
+            optiq_error_string(bulk_ctx));
+  const double urgent_start = MPI_Wtime();
+  ck.expect(start(urgent, urgent_ctx, &urgent_req) == OPTIQ_SUCCESS, "until done: urgent start: %s",
+            optiq_error_string(urgent_ctx));
+  ck.expect(optiq_wait(&bulk_req) == OPTIQ_SUCCESS, "until done: bulk wait: %s", optiq_error_string(bulk_ctx));
+  double after = MPI_Wtime() - urgent_start, slowest = 0;
+  int urgent_done = 0;
+  ck.expect(optiq_test(&urgent_req, &urgent_done) == OPTIQ_SUCCESS && urgent_done,
+            "until done: the bulk exchange completed before the urgent one");
+  if (!urgent_done) optiq_wait(&urgent_req);
+  MPI_Allreduce(&after, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  ck.expect(slowest < window / 2, "until done: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s",
+            slowest, window);
+  ck.expect(exact(bulk, rank, kBulkBytes, 11), "until done: bulk bytes wrong");
+  ck.expect(exact(urgent, rank, kUrgentBytes, 23), "until done: urgent bytes wrong");
+  optiq_destroy(&urgent_ctx);
+  optiq_destroy(&bulk_ctx);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(path.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -139,6 +211,7 @@ int main(int argc, char** argv) {
   Checker ck;
   const int rank = world_rank(), size = world_size();
   for (bool classes : {true, false}) run(transport, classes, rank, size, ck);
+  run_until_done(transport, rank, size, ck);
   const int failures = ck.total();
   if (rank == 0) std::printf("mpi_qos (%s, %d ranks): %s\n", transport, size, failures ? "FAILED" : "ok");
   MPI_Finalize();

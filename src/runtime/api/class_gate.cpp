@@ -17,11 +17,19 @@ struct InFlight {
 };
 
 // A more urgent operation's window from its start on one rank: every rank of its communicator
-// keeps the network for it that long, its own part done or not (class_gate.hpp).
+// keeps the network for it that long, its own part done or not (class_gate.hpp), or until the
+// barrier its ranks enter when their parts end has completed.
 struct Window {
   int priority;
   int process;
-  double until;  // MPI_Wtime
+  double until;                           // MPI_Wtime
+  optiq_context* ctx;                     // its context, while it has a barrier to complete
+  const optiq_request* request;           // while its part here has not ended
+  MPI_Request barrier = MPI_REQUEST_NULL; // entered when its part here ended
+  bool closed = false;                    // the barrier completed: it ended on every rank
+
+  bool awaits_barrier() const { return ctx && !closed; }
+  bool holds(double now) const { return !closed && now < until; }
 };
 
 // One table for the process, of the operations of every rank the process runs: under SimGrid
@@ -52,13 +60,32 @@ const InFlight* find(const Registry& r, const optiq_request* request) {
   return nullptr;
 }
 
+// Notes the barriers of `process` that completed and drops the windows that hold nothing and
+// wait for nothing.
+void sweep(Registry& r, int process, double now) {
+  for (Window& w : r.windows) {
+    if (w.process != process || w.barrier == MPI_REQUEST_NULL) continue;  // a request is its own rank's
+    int done = 0;
+    MPI_Test(&w.barrier, &done, MPI_STATUS_IGNORE);
+    w.closed = done != 0;
+  }
+  r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(),
+                                 [&](const Window& w) { return !w.holds(now) && !w.awaits_barrier(); }),
+                  r.windows.end());
+}
+
 }  // namespace
 
 void class_enter(optiq_request* request, int priority, double window_seconds) {
   Registry& r = registry();
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
+  const double now = MPI_Wtime();
+  sweep(r, world_rank(), now);  // a context of the most urgent class alone never yields: its windows go here
   r.ops.push_back({request, priority, world_rank()});
-  if (window_seconds > 0) r.windows.push_back({priority, world_rank(), MPI_Wtime() + window_seconds});
+  if (window_seconds > 0) {
+    optiq_context* barrier_ctx = request->ctx->comms.classes != MPI_COMM_NULL ? request->ctx : nullptr;
+    r.windows.push_back({priority, world_rank(), now + window_seconds, barrier_ctx, request});
+  }
 }
 
 void class_leave(optiq_request* request) {
@@ -66,6 +93,28 @@ void class_leave(optiq_request* request) {
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
   r.ops.erase(std::remove_if(r.ops.begin(), r.ops.end(), [&](const InFlight& f) { return f.request == request; }),
               r.ops.end());
+  for (Window& w : r.windows) {
+    if (w.request != request) continue;
+    w.request = nullptr;
+    // Entered once per operation on every rank, whatever ended it here, in operation order
+    // (one operation at a time per context): the barriers of all ranks match.
+    if (w.ctx) MPI_Ibarrier(w.ctx->comms.classes, &w.barrier);
+  }
+}
+
+void class_forget(optiq_context* ctx) {
+  std::vector<MPI_Request> open;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::recursive_mutex> lock(r.mutex);
+    for (const Window& w : r.windows)
+      if (w.ctx == ctx && w.barrier != MPI_REQUEST_NULL) open.push_back(w.barrier);
+    r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(), [&](const Window& w) { return w.ctx == ctx; }),
+                    r.windows.end());
+  }
+  // Outside the lock: under SMPI the other simulated ranks run while this one waits, and they
+  // take the lock to enter their own barriers.
+  if (!open.empty()) MPI_Waitall(static_cast<int>(open.size()), open.data(), MPI_STATUSES_IGNORE);
 }
 
 bool class_yield(optiq_request* request) {
@@ -74,10 +123,9 @@ bool class_yield(optiq_request* request) {
   const InFlight* me = find(r, request);
   if (!me || me->priority == 0) return false;
   const double now = MPI_Wtime();
-  r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(), [&](const Window& w) { return w.until <= now; }),
-                  r.windows.end());
+  sweep(r, me->process, now);
   bool held = std::any_of(r.windows.begin(), r.windows.end(), [&](const Window& w) {
-    return w.priority < me->priority && w.process == me->process;
+    return w.priority < me->priority && w.process == me->process && w.holds(now);
   });
   const std::vector<InFlight> urgent = [&] {
     std::vector<InFlight> out;
@@ -89,6 +137,10 @@ bool class_yield(optiq_request* request) {
   for (const InFlight& f : urgent) {
     std::unique_lock<std::mutex> other(f.request->ctx->progress_mutex, std::try_to_lock);
     if (!other.owns_lock()) {  // another thread is stepping it right now: it is active
+      held = true;
+      continue;
+    }
+    if (!f.request->engine) {  // still being started on this rank
       held = true;
       continue;
     }

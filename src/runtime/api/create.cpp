@@ -4,6 +4,7 @@
 #include <new>
 
 #include "runtime/engine/cpu_costs.hpp"
+#include "runtime/api/class_gate.hpp"
 #include "runtime/api/context.hpp"
 #include "runtime/api/host_placement.hpp"
 #include "runtime/api/warn_once.hpp"
@@ -96,7 +97,7 @@ void place_ranks(optiq_context* ctx, const optiq_options& o, const rt::Comms& c)
 }
 
 void free_comms(rt::Comms& c) {
-  for (MPI_Comm* m : {&c.data, &c.fwd, &c.ctrl})
+  for (MPI_Comm* m : {&c.data, &c.fwd, &c.ctrl, &c.classes})
     if (*m != MPI_COMM_NULL) MPI_Comm_free(m);
 }
 
@@ -139,6 +140,10 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
     rt::agree_status(c, local.code, local.message);
     rt::agree_same(c, arguments_of(topology, o, size), "a topology or options");
     place_ranks(ctx, o, c);
+    if (o.class_until_done) {  // agreed above: every rank makes it or none
+      MPI_Comm_dup(comm, &c.classes);
+      MPI_Comm_set_errhandler(c.classes, MPI_ERRORS_ARE_FATAL);
+    }
     int* tag_ub = nullptr;
     int flag = 0;
     MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
@@ -167,6 +172,7 @@ int optiq_destroy(optiq_t* handle) {
     return OPTIQ_ERR_BUSY;
   }
   ctx->progress_thread.reset();  // stopped before the transport it steps goes
+  rt::class_forget(ctx);  // completes this context's barriers before their communicator goes
   const int status = rt::guarded(ctx, [&] { ctx->transport.reset(); });  // collective for rma (frees the window)
   if (status != OPTIQ_SUCCESS) return status;
   free_comms(ctx->comms);

@@ -34,9 +34,11 @@ std::unique_ptr<optiq_request> start_operation(optiq_context* ctx, std::shared_p
   req->ctx = ctx;
   req->schedule = std::move(schedule);
   req->staged = std::move(staged);  // a moved vector keeps its storage: buffers.send stays valid
+  // Registered first, so that an engine failing to start on one rank still ends the operation
+  // there (the request's destructor), as every other rank's does.
+  class_enter(req.get(), ctx->priority, ctx->class_window * req->schedule->predicted_seconds);
   req->engine = std::make_unique<Engine>(*req->schedule, *ctx->transport, std::move(buffers), ctx->engine, ctx->comms);
   ctx->active = req.get();
-  class_enter(req.get(), ctx->priority, ctx->class_window * req->schedule->predicted_seconds);
   req->engine->set_held(class_yield(req.get()));
   req->engine->start();
   return req;
