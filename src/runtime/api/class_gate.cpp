@@ -1,6 +1,8 @@
 #include "runtime/api/class_gate.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <utility>
 #include <mutex>
 #include <vector>
 
@@ -20,6 +22,7 @@ struct InFlight {
 // keeps the network for it that long, its own part done or not (class_gate.hpp), or until the
 // barrier its ranks enter when their parts end has completed.
 struct Window {
+  std::uint64_t id;
   int priority;
   int process;
   double until;                           // MPI_Wtime
@@ -37,10 +40,14 @@ struct Window {
 // globals, so entries carry their world rank and a rank looks at its own only. Recursive:
 // driving a more urgent operation to completion unregisters it from inside the scan (and
 // SMPI's simulated ranks, taking turns on one thread, may each hold it across an MPI call).
+//
+// Under SMPI an MPI call may run the other simulated ranks, which add and drop entries: no
+// reference into the tables is kept across one (windows are found again by id).
 struct Registry {
   std::recursive_mutex mutex;
   std::vector<InFlight> ops;
   std::vector<Window> windows;
+  std::uint64_t next_id = 0;
 };
 
 Registry& registry() {
@@ -60,14 +67,23 @@ const InFlight* find(const Registry& r, const optiq_request* request) {
   return nullptr;
 }
 
+Window* window_by_id(Registry& r, std::uint64_t id) {
+  for (Window& w : r.windows)
+    if (w.id == id) return &w;
+  return nullptr;
+}
+
 // Notes the barriers of `process` that completed and drops the windows that hold nothing and
 // wait for nothing.
 void sweep(Registry& r, int process, double now) {
-  for (Window& w : r.windows) {
-    if (w.process != process || w.barrier == MPI_REQUEST_NULL) continue;  // a request is its own rank's
+  std::vector<std::pair<std::uint64_t, MPI_Request>> open;
+  for (const Window& w : r.windows)
+    if (w.process == process && w.barrier != MPI_REQUEST_NULL) open.emplace_back(w.id, w.barrier);  // its own rank's
+  for (auto& [id, request] : open) {
     int done = 0;
-    MPI_Test(&w.barrier, &done, MPI_STATUS_IGNORE);
-    w.closed = done != 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    Window* w = window_by_id(r, id);
+    if (done && w) w->closed = true, w->barrier = MPI_REQUEST_NULL;
   }
   r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(),
                                  [&](const Window& w) { return !w.holds(now) && !w.awaits_barrier(); }),
@@ -84,7 +100,7 @@ void class_enter(optiq_request* request, int priority, double window_seconds) {
   r.ops.push_back({request, priority, world_rank()});
   if (window_seconds > 0) {
     optiq_context* barrier_ctx = request->ctx->comms.classes != MPI_COMM_NULL ? request->ctx : nullptr;
-    r.windows.push_back({priority, world_rank(), now + window_seconds, barrier_ctx, request});
+    r.windows.push_back({r.next_id++, priority, world_rank(), now + window_seconds, barrier_ctx, request});
   }
 }
 
@@ -93,13 +109,20 @@ void class_leave(optiq_request* request) {
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
   r.ops.erase(std::remove_if(r.ops.begin(), r.ops.end(), [&](const InFlight& f) { return f.request == request; }),
               r.ops.end());
-  for (Window& w : r.windows) {
-    if (w.request != request) continue;
-    w.request = nullptr;
-    // Entered once per operation on every rank, whatever ended it here, in operation order
-    // (one operation at a time per context): the barriers of all ranks match.
-    if (w.ctx) MPI_Ibarrier(w.ctx->comms.classes, &w.barrier);
-  }
+  Window* w = nullptr;
+  for (Window& x : r.windows)
+    if (x.request == request) w = &x;
+  if (!w) return;
+  w->request = nullptr;
+  if (!w->ctx) return;
+  // Entered once per operation on every rank, whatever ended it here, in operation order (one
+  // operation at a time per context): the barriers of all ranks match. The window waits for it,
+  // so nobody drops it meanwhile.
+  const std::uint64_t id = w->id;
+  MPI_Request barrier = MPI_REQUEST_NULL;
+  MPI_Ibarrier(w->ctx->comms.classes, &barrier);
+  if (Window* again = window_by_id(r, id)) again->barrier = barrier;
+  else MPI_Wait(&barrier, MPI_STATUS_IGNORE);  // not reached: only class_forget drops a window that waits
 }
 
 void class_forget(optiq_context* ctx) {
@@ -120,17 +143,18 @@ void class_forget(optiq_context* ctx) {
 bool class_yield(optiq_request* request) {
   Registry& r = registry();
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
-  const InFlight* me = find(r, request);
-  if (!me || me->priority == 0) return false;
+  const InFlight* found = find(r, request);
+  if (!found || found->priority == 0) return false;
+  const InFlight me = *found;
   const double now = MPI_Wtime();
-  sweep(r, me->process, now);
+  sweep(r, me.process, now);
   bool held = std::any_of(r.windows.begin(), r.windows.end(), [&](const Window& w) {
-    return w.priority < me->priority && w.process == me->process && w.holds(now);
+    return w.priority < me.priority && w.process == me.process && w.holds(now);
   });
   const std::vector<InFlight> urgent = [&] {
     std::vector<InFlight> out;
     for (const InFlight& f : r.ops)
-      if (f.priority < me->priority && f.process == me->process) out.push_back(f);
+      if (f.priority < me.priority && f.process == me.process) out.push_back(f);
     std::stable_sort(out.begin(), out.end(), [](const InFlight& a, const InFlight& b) { return a.priority < b.priority; });
     return out;
   }();
