@@ -67,8 +67,8 @@ typedef struct optiq_options {
                                     send nothing new meanwhile, even on ranks without a part in it; 0: only
                                     where it is active (default 1.5) */
   int class_until_done;          /* nonzero: the network is kept for an operation of this context only until
-                                    it has completed on every rank (a nonblocking barrier after each
-                                    operation), or its window has passed, whichever is first (default 0) */
+                                    it has ended on every rank (each rank tells rank 0, which answers all),
+                                    or its window has passed, whichever is first (default 0) */
 } optiq_options;
 
 typedef enum {

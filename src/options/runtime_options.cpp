@@ -74,11 +74,11 @@ const Table<optiq_options>& runtime_table() {
                   "multiple of their planned time: less urgent classes send nothing new meanwhile, even on ranks "
                   "without a part in them (0: only where they are active)"),
              &O::class_window, "class_window"),
-        // Off by default: the barrier costs a communicator per context and a message exchange
+        // Off by default: the notices cost a communicator per context and two messages per rank
         // after every operation, which programs without classes do not need.
         bind(flag("class-until-done", false,
                   "a rank stops keeping the network for this context's operation once it has completed on every "
-                  "rank (a nonblocking barrier after each operation), even inside its class-window"),
+                  "rank (each rank tells rank 0 when its part ends, rank 0 answers all), even inside its class-window"),
              &O::class_until_done, "class_until_done"),
     };
   }());

@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <utility>
+#include <memory>
 #include <mutex>
 #include <vector>
 
 #include "runtime/api/context.hpp"
+#include "runtime/api/ended_everywhere.hpp"
 
 namespace optiq::rt {
 
@@ -19,20 +20,20 @@ struct InFlight {
 };
 
 // A more urgent operation's window from its start on one rank: every rank of its communicator
-// keeps the network for it that long, its own part done or not (class_gate.hpp), or until the
-// barrier its ranks enter when their parts end has completed.
+// keeps the network for it that long, its own part done or not (class_gate.hpp), or until it
+// has ended on every rank (class_until_done).
 struct Window {
   std::uint64_t id;
   int priority;
   int process;
-  double until;                           // MPI_Wtime
-  optiq_context* ctx;                     // its context, while it has a barrier to complete
-  const optiq_request* request;           // while its part here has not ended
-  MPI_Request barrier = MPI_REQUEST_NULL; // entered when its part here ended
-  bool closed = false;                    // the barrier completed: it ended on every rank
+  double until;                  // MPI_Wtime
+  optiq_context* ctx;            // with class_until_done: its context, whose communicator tells the end
+  const optiq_request* request;  // while its part here has not ended
+  std::unique_ptr<EndedEverywhere> notice = nullptr;  // from when its part here ended
 
-  bool awaits_barrier() const { return ctx && !closed; }
-  bool holds(double now) const { return !closed && now < until; }
+  bool holds(double now) const { return !(notice && notice->ended()) && now < until; }
+  // Its notice is still to be sent or completed: dropping it would leave other ranks waiting.
+  bool busy() const { return ctx && (!notice || !notice->finished()); }
 };
 
 // One table for the process, of the operations of every rank the process runs: under SimGrid
@@ -73,20 +74,19 @@ Window* window_by_id(Registry& r, std::uint64_t id) {
   return nullptr;
 }
 
-// Notes the barriers of `process` that completed and drops the windows that hold nothing and
-// wait for nothing.
-void sweep(Registry& r, int process, double now) {
-  std::vector<std::pair<std::uint64_t, MPI_Request>> open;
+// Advances the end notices of `process`. No MPI call at all when it has none: without
+// class_until_done the gate costs a simulation nothing more than before.
+void advance(Registry& r, int process) {
+  std::vector<EndedEverywhere*> open;
   for (const Window& w : r.windows)
-    if (w.process == process && w.barrier != MPI_REQUEST_NULL) open.emplace_back(w.id, w.barrier);  // its own rank's
-  for (auto& [id, request] : open) {
-    int done = 0;
-    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
-    Window* w = window_by_id(r, id);
-    if (done && w) w->closed = true, w->barrier = MPI_REQUEST_NULL;
-  }
+    if (w.process == process && w.notice && !w.notice->finished()) open.push_back(w.notice.get());  // its own rank's
+  for (EndedEverywhere* n : open) n->test();  // a notice outlives these calls: only finished ones are dropped
+}
+
+// Drops the windows that hold nothing and owe nothing.
+void drop_stale(Registry& r, double now) {
   r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(),
-                                 [&](const Window& w) { return !w.holds(now) && !w.awaits_barrier(); }),
+                                 [&](const Window& w) { return !w.holds(now) && !w.busy(); }),
                   r.windows.end());
 }
 
@@ -95,12 +95,13 @@ void sweep(Registry& r, int process, double now) {
 void class_enter(optiq_request* request, int priority, double window_seconds) {
   Registry& r = registry();
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
-  const double now = MPI_Wtime();
-  sweep(r, world_rank(), now);  // a context of the most urgent class alone never yields: its windows go here
+  advance(r, world_rank());
   r.ops.push_back({request, priority, world_rank()});
   if (window_seconds > 0) {
-    optiq_context* barrier_ctx = request->ctx->comms.classes != MPI_COMM_NULL ? request->ctx : nullptr;
-    r.windows.push_back({r.next_id++, priority, world_rank(), now + window_seconds, barrier_ctx, request});
+    const double now = MPI_Wtime();
+    drop_stale(r, now);  // a process of the most urgent class alone never yields: its old windows go here
+    optiq_context* notice_ctx = request->ctx->comms.classes != MPI_COMM_NULL ? request->ctx : nullptr;
+    r.windows.push_back({r.next_id++, priority, world_rank(), now + window_seconds, notice_ctx, request});
   }
 }
 
@@ -115,39 +116,38 @@ void class_leave(optiq_request* request) {
   if (!w) return;
   w->request = nullptr;
   if (!w->ctx) return;
-  // Entered once per operation on every rank, whatever ended it here, in operation order (one
-  // operation at a time per context): the barriers of all ranks match. The window waits for it,
-  // so nobody drops it meanwhile.
+  // Told once per operation on every rank, whatever ended it here, in operation order (one
+  // operation at a time per context). The window is busy until then, so nobody drops it.
   const std::uint64_t id = w->id;
-  MPI_Request barrier = MPI_REQUEST_NULL;
-  MPI_Ibarrier(w->ctx->comms.classes, &barrier);
-  if (Window* again = window_by_id(r, id)) again->barrier = barrier;
-  else MPI_Wait(&barrier, MPI_STATUS_IGNORE);  // not reached: only class_forget drops a window that waits
+  auto notice = std::make_unique<EndedEverywhere>(w->ctx->comms.classes);
+  if (Window* again = window_by_id(r, id)) again->notice = std::move(notice);
 }
 
 void class_forget(optiq_context* ctx) {
-  std::vector<MPI_Request> open;
+  std::vector<std::unique_ptr<EndedEverywhere>> open;
   {
     Registry& r = registry();
     std::lock_guard<std::recursive_mutex> lock(r.mutex);
-    for (const Window& w : r.windows)
-      if (w.ctx == ctx && w.barrier != MPI_REQUEST_NULL) open.push_back(w.barrier);
+    for (Window& w : r.windows)
+      if (w.ctx == ctx && w.notice) open.push_back(std::move(w.notice));
     r.windows.erase(std::remove_if(r.windows.begin(), r.windows.end(), [&](const Window& w) { return w.ctx == ctx; }),
                     r.windows.end());
   }
-  // Outside the lock: under SMPI the other simulated ranks run while this one waits, and they
-  // take the lock to enter their own barriers.
-  if (!open.empty()) MPI_Waitall(static_cast<int>(open.size()), open.data(), MPI_STATUSES_IGNORE);
+  // Completed outside the lock: under SMPI the other simulated ranks run while this one waits,
+  // and they take the lock to send their own notices.
+  open.clear();
 }
 
 bool class_yield(optiq_request* request) {
   Registry& r = registry();
   std::lock_guard<std::recursive_mutex> lock(r.mutex);
   const InFlight* found = find(r, request);
-  if (!found || found->priority == 0) return false;
+  if (!found) return false;
   const InFlight me = *found;
+  advance(r, me.process);  // every operation's rounds carry the notices, the most urgent ones' too
+  if (me.priority == 0) return false;
   const double now = MPI_Wtime();
-  sweep(r, me.process, now);
+  drop_stale(r, now);
   bool held = std::any_of(r.windows.begin(), r.windows.end(), [&](const Window& w) {
     return w.priority < me.priority && w.process == me.process && w.holds(now);
   });

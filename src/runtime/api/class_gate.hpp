@@ -6,8 +6,8 @@
 //    RankSchedule::predicted_seconds), its own part done or not: ranks without a part in it hold back too, and so leave it the links
 //    their traffic would share, as the lexicographic plans assume (bulk bytes use a link fully
 //    once the urgent ones are gone; python/optiq/qos.py). With optiq_options.class_until_done
-//    the window closes early, once the operation has completed on every rank: each rank enters
-//    a nonblocking barrier on the context's own communicator when its part ends.
+//    the window closes early, once the operation has ended on every rank (ended_everywhere.hpp,
+//    on a communicator of the context's own).
 // It keeps receiving, and whoever drives it drives the more urgent ones first, so that waiting
 // on the less urgent one never stalls the other.
 #pragma once
@@ -28,7 +28,7 @@ constexpr double kClassStallSeconds = 1e-3;
 // dropped (its window stays until it has passed or closed).
 void class_enter(optiq_request* request, int priority, double window_seconds);
 void class_leave(optiq_request* request);
-// Completes the barriers of `ctx`'s operations still open and forgets their windows: before
+// Completes the end notices of `ctx`'s operations still open and forgets their windows: before
 // the context's communicators are freed (every rank has entered them by then, each operation
 // having ended on every rank).
 void class_forget(optiq_context* ctx);

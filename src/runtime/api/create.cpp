@@ -172,7 +172,7 @@ int optiq_destroy(optiq_t* handle) {
     return OPTIQ_ERR_BUSY;
   }
   ctx->progress_thread.reset();  // stopped before the transport it steps goes
-  rt::class_forget(ctx);  // completes this context's barriers before their communicator goes
+  rt::class_forget(ctx);  // completes this context's end notices before their communicator goes
   const int status = rt::guarded(ctx, [&] { ctx->transport.reset(); });  // collective for rma (frees the window)
   if (status != OPTIQ_SUCCESS) return status;
   free_comms(ctx->comms);

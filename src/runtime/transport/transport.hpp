@@ -19,7 +19,7 @@ struct Comms {
   MPI_Comm data = MPI_COMM_NULL;  // chunks into the destination's receive buffer
   MPI_Comm fwd = MPI_COMM_NULL;   // chunks into forwarding slots
   MPI_Comm ctrl = MPI_COMM_NULL;  // credits, announces, releases, and planning collectives
-  MPI_Comm classes = MPI_COMM_NULL;  // one barrier after each operation (optiq_options.class_until_done)
+  MPI_Comm classes = MPI_COMM_NULL;  // "ended here" notices (optiq_options.class_until_done)
   int rank = 0;
   int size = 0;
 };
