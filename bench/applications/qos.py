@@ -143,7 +143,9 @@ def report(results: dict, path: Path, args) -> None:
               "the rank or inside its window. Bulk messages already on the wire when the urgent exchange starts "
               "still share links with it, and where the urgent exchange outlasts its window (its planned time is a "
               "fluid bound) the bulk ranks resume beside it; a longer window shields it better and costs the bulk "
-              "exchange about the window. CPU costs are charged as in every optiq simulation (docs/simulation.md).",
+              "exchange about the window, unless the urgent context has class-until-done: then every rank resumes "
+              "once the urgent exchange has ended everywhere (two notices per rank through rank 0), and the window "
+              "only caps the hold. CPU costs are charged as in every optiq simulation (docs/simulation.md).",
               ""]
     path.write_text("\n".join(lines))
 
@@ -155,11 +157,13 @@ def plot(results: dict, path: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    fig, axes = plt.subplots(1, len(results), figsize=(5.5 * len(results), 3.6), squeeze=False)
+    most = max(len(summary(m)[1]) for m in results.values()) + 2
+    fig, axes = plt.subplots(1, len(results), figsize=(max(5.5, 0.85 * most) * len(results), 3.8), squeeze=False)
     for ax, (name, m) in zip(axes[0], results.items()):
         b, qos = summary(m)
         groups = [("alone", b["urgent_alone"], b["bulk_alone"]), ("one class", b["urgent_mixed"], b["bulk_mixed"])]
-        groups += [(f"classes\nwindow {label(q)}", q["urgent"], q["bulk"]) for q in qos]
+        groups += [(f"classes\nwindow {q['window']:g}" + ("\nuntil done" if q["until_done"] else ""), q["urgent"],
+                    q["bulk"]) for q in qos]
         xs = range(len(groups))
         ax.bar([x - 0.2 for x in xs], [g[1] * 1e3 for g in groups], 0.4, label="urgent")
         ax.bar([x + 0.2 for x in xs], [g[2] * 1e3 for g in groups], 0.4, label="bulk")
