@@ -9,7 +9,9 @@ where the bulk bytes converge (BG/Q: the bridge nodes; fat-tree: the aggregators
 exchange starts --delay seconds after the bulk one. Runs per machine (tools/qos/main.cpp): each
 exchange alone, both at once in one class, and both with the bulk context at priority 1 for
 every --class-windows value, and for every --until-done-windows value with the urgent context's
-class-until-done (its window closes once it completed on every rank).
+class-until-done (its window closes once it completed on every rank); a value WINDOW:SHARE also
+gives the bulk context that class-share (it keeps sending at that fraction of its planned rate
+while held).
 
     .venv/bin/python bench/applications/qos.py [--machines bgq,fattree] [--bgq mira:512+io] [--delay 1e-3]
 
@@ -69,23 +71,24 @@ def run_machine(spec: str, args) -> dict:
         (Path(tmp) / "bulk.txt").write_text(bulk)
         (Path(tmp) / "urgent.txt").write_text(urgent)
         out["ranks"] = ranks
-        modes = [("urgent-alone", None), ("bulk-alone", None), ("together", None)]
-        modes += [("together", (w, False)) for w in args.class_windows]
-        modes += [("together", (w, True)) for w in args.until_done_windows]
-        for mode, window in modes:
-            classes = window is not None
-            window, until_done = window if classes else (None, False)
+        runs = [("urgent-alone", None), ("bulk-alone", None), ("together", None)]
+        runs += [("together", {"window": w, "until_done": False, "share": 0.0}) for w in args.class_windows]
+        runs += [("together", {"window": w, "until_done": True, "share": share}) for w, share in args.until_done_windows]
+        for mode, classes in runs:
             cmd = ["--topology", spec, "--bulk", str(Path(tmp) / "bulk.txt"), "--urgent", str(Path(tmp) / "urgent.txt"),
                    "--mode", mode, "--delay", str(args.delay), "--planner", args.planner,
                    "--bulk-inflight", str(args.bulk_inflight), "--chunk", str(args.chunk)]
-            cmd += ["--classes", "--class-window", str(window)] if classes else []
-            cmd += ["--class-until-done"] if until_done else []
+            if classes:
+                cmd += ["--classes", "--class-window", str(classes["window"])]
+                cmd += ["--class-until-done"] if classes["until_done"] else []
+                cmd += ["--class-share", str(classes["share"])] if classes["share"] else []
             cmd += ["--io-ranks"] if io else []
-            print(f"simulating {spec}: {mode}{f' with classes, window {window}' if classes else ''}"
-                  f"{' until done' if until_done else ''} ...", file=sys.stderr, flush=True)
+            print(f"simulating {spec}: {mode}{f' with classes {classes}' if classes else ''} ...", file=sys.stderr,
+                  flush=True)
             doc = smpi.run_program(smpi.smpi_qos(), ranks, platform, hosts, cmd, 36000, smpi.cpu_cost_settings())
-            doc["class_window"] = window
-            doc["until_done"] = until_done
+            doc["class_window"] = classes and classes["window"]
+            doc["until_done"] = bool(classes and classes["until_done"])
+            doc["class_share"] = classes["share"] if classes else 0.0
             if not doc.get("verified"):
                 raise SystemExit(f"{spec} {mode}: bytes wrong")
             out["runs"].append(doc)
@@ -99,13 +102,14 @@ def summary(m: dict) -> tuple[dict, list[dict]]:
             "bulk_alone": by[("bulk-alone", False)]["bulk_seconds"],
             "urgent_mixed": by[("together", False)]["urgent_seconds"],
             "bulk_mixed": by[("together", False)]["bulk_seconds"]}
-    qos = [{"window": r["class_window"], "until_done": r.get("until_done", False), "urgent": r["urgent_seconds"],
+    qos = [{"window": r["class_window"], "until_done": r.get("until_done", False), "share": r.get("class_share", 0.0),
+            "urgent": r["urgent_seconds"],
             "bulk": r["bulk_seconds"], "held_rounds": r["bulk_held_rounds_max"]} for r in m["runs"] if r["classes"]]
     return base, qos
 
 
 def label(q: dict) -> str:
-    return f"{q['window']:g}" + (" until done" if q["until_done"] else "")
+    return f"{q['window']:g}" + (" until done" if q["until_done"] else "") + (f", share {q['share']:g}" if q["share"] else "")
 
 
 def report(results: dict, path: Path, args) -> None:
@@ -162,8 +166,8 @@ def plot(results: dict, path: Path) -> None:
     for ax, (name, m) in zip(axes[0], results.items()):
         b, qos = summary(m)
         groups = [("alone", b["urgent_alone"], b["bulk_alone"]), ("one class", b["urgent_mixed"], b["bulk_mixed"])]
-        groups += [(f"classes\nwindow {q['window']:g}" + ("\nuntil done" if q["until_done"] else ""), q["urgent"],
-                    q["bulk"]) for q in qos]
+        groups += [(f"classes\nwindow {q['window']:g}" + ("\nuntil done" if q["until_done"] else "") +
+                    (f"\nshare {q['share']:g}" if q["share"] else ""), q["urgent"], q["bulk"]) for q in qos]
         xs = range(len(groups))
         ax.bar([x - 0.2 for x in xs], [g[1] * 1e3 for g in groups], 0.4, label="urgent")
         ax.bar([x + 0.2 for x in xs], [g[2] * 1e3 for g in groups], 0.4, label="bulk")
@@ -174,6 +178,15 @@ def plot(results: dict, path: Path) -> None:
         ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+def window_shares(text: str) -> list:
+    """'1.5,3,1.5:0.1' -> [(1.5, 0.0), (3.0, 0.0), (1.5, 0.1)]"""
+    out = []
+    for item in filter(None, text.split(",")):
+        window, _, share = item.partition(":")
+        out.append((float(window), float(share or 0)))
+    return out
 
 
 def main() -> int:
@@ -191,8 +204,9 @@ def main() -> int:
     p.add_argument("--planner", default="mcf")
     p.add_argument("--class-windows", type=lambda t: [float(x) for x in t.split(",")], default=[1.0, 1.5, 2.0],
                    help="the urgent context's class-window in the runs with classes (default: 1,1.5,2)")
-    p.add_argument("--until-done-windows", type=lambda t: [float(x) for x in t.split(",") if x], default=[],
-                   help="class-windows of further runs with classes where the urgent context has class-until-done "
+    p.add_argument("--until-done-windows", type=window_shares, default=[],
+                   help="class-windows of further runs with classes where the urgent context has class-until-done, "
+                        "each WINDOW or WINDOW:SHARE (the bulk context's class-share) "
                         "(default: none)")
     p.add_argument("--chunk", type=optiq.parse_bytes, default=optiq.parse_bytes("64KiB"),
                    help="bytes per message of both exchanges, direct ones too (default: 65536)")

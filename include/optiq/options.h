@@ -66,6 +66,9 @@ typedef struct optiq_options {
                                     from its start, as a multiple of its planned time: less urgent classes
                                     send nothing new meanwhile, even on ranks without a part in it; 0: only
                                     where it is active (default 1.5) */
+  double class_share;            /* held back by a more urgent class, the fraction of its planned rate at
+                                    which an operation of this context still sends, one message at a
+                                    time; 0 (default): nothing new */
   int class_until_done;          /* nonzero: the network is kept for an operation of this context only until
                                     it has ended on every rank (each rank tells rank 0, which answers all),
                                     or its window has passed, whichever is first (default 0) */

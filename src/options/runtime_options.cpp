@@ -74,6 +74,13 @@ const Table<optiq_options>& runtime_table() {
                   "multiple of their planned time: less urgent classes send nothing new meanwhile, even on ranks "
                   "without a part in them (0: only where they are active)"),
              &O::class_window, "class_window"),
+        // Strict priority by default: in simulation a share lets the bulk bytes fill what the
+        // urgent exchange leaves of a shared link, at some cost to the urgent one (docs/qos.md).
+        bind(real("class-share", "0", 0, 1,
+                  "held back by a more urgent class, the fraction of its planned rate at which this context's "
+                  "operation still sends, one message at a time (0: nothing new)",
+                  false, true),
+             &O::class_share, "class_share"),
         // Off by default: the notices cost a communicator per context and two messages per rank
         // after every operation, which programs without classes do not need.
         bind(flag("class-until-done", false,

@@ -26,16 +26,16 @@ struct Side {
   std::vector<unsigned char> sbuf, rbuf;
 };
 
-Side bulk_side(int rank, int size) {
+Side bulk_side(int rank, int size, int bytes = kBulkBytes) {
   Side s;
-  s.scounts.assign(size, kBulkBytes);
-  s.rcounts.assign(size, kBulkBytes);
+  s.scounts.assign(size, bytes);
+  s.rcounts.assign(size, bytes);
   s.scounts[rank] = s.rcounts[rank] = 0;
-  for (int p = 0; p < size; ++p) s.sdispls.push_back(p * kBulkBytes), s.rdispls.push_back(p * kBulkBytes);
-  s.sbuf.resize(std::size_t(size) * kBulkBytes);
+  for (int p = 0; p < size; ++p) s.sdispls.push_back(p * bytes), s.rdispls.push_back(p * bytes);
+  s.sbuf.resize(std::size_t(size) * bytes);
   s.rbuf.assign(s.sbuf.size(), 0);
   for (int p = 0; p < size; ++p)
-    if (p != rank) optiq::data::fill(s.sbuf.data() + std::size_t(p) * kBulkBytes, rank, p, kBulkBytes, 11);
+    if (p != rank) optiq::data::fill(s.sbuf.data() + std::size_t(p) * bytes, rank, p, bytes, 11);
   return s;
 }
 
@@ -203,6 +203,50 @@ void run_until_done(const char* transport, int rank, int size, Checker& ck) {
   if (rank == 0) std::remove(path.c_str());
 }
 
+// A bulk context with class_share keeps sending while held: inside an urgent window of many
+// seconds (no class_until_done), a small bulk exchange at half its planned rate ends in a
+// fraction of a second; held strictly it could not end before the window does.
+void run_held_share(const char* transport, int rank, int size, Checker& ck) {
+  constexpr int kSmallBulk = 4 << 10;
+  const std::string path = slow_star(rank, size), topology = "graph:" + path;
+  optiq_options o;
+  optiq_options_init(&o);
+  o.rank_placement = OPTIQ_PLACEMENT_BLOCK;
+  o.class_window = 20;
+  optiq_t urgent_ctx = make(topology, transport, 0, ck, &o);
+  o.class_share = 0.5;
+  optiq_t bulk_ctx = make(topology, transport, 1, ck, &o);
+  Side bulk = bulk_side(rank, size, kSmallBulk), urgent = urgent_side(rank, size);
+  optiq_request_t req = nullptr;
+  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "held share: first urgent call: %s", optiq_error_string(urgent_ctx));
+  std::fill(urgent.rbuf.begin(), urgent.rbuf.end(), 0);
+  optiq_stats st;
+  optiq_get_stats(urgent_ctx, &st);
+  const double window = o.class_window * st.predicted_seconds;
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double urgent_start = MPI_Wtime();
+  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "held share: urgent call: %s", optiq_error_string(urgent_ctx));
+  const unsigned long long held_before = held(bulk_ctx);
+  optiq_request_t bulk_req = nullptr;
+  ck.expect(start(bulk, bulk_ctx, &bulk_req) == OPTIQ_SUCCESS && optiq_wait(&bulk_req) == OPTIQ_SUCCESS,
+            "held share: bulk call: %s", optiq_error_string(bulk_ctx));
+  double after = MPI_Wtime() - urgent_start, slowest = 0;
+  MPI_Allreduce(&after, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  unsigned long long mine = held(bulk_ctx) - held_before, least = 0;
+  MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
+  ck.expect(window > 10, "held share: the urgent window is only %g s", window);
+  ck.expect(least > 0, "held share: a rank's bulk exchange was never held back");
+  ck.expect(slowest < window / 2, "held share: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s",
+            slowest, window);
+  ck.expect(exact(bulk, rank, kSmallBulk, 11), "held share: bulk bytes wrong");
+  optiq_destroy(&bulk_ctx);
+  optiq_destroy(&urgent_ctx);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(path.c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -212,6 +256,7 @@ int main(int argc, char** argv) {
   const int rank = world_rank(), size = world_size();
   for (bool classes : {true, false}) run(transport, classes, rank, size, ck);
   run_until_done(transport, rank, size, ck);
+  run_held_share(transport, rank, size, ck);
   const int failures = ck.total();
   if (rank == 0) std::printf("mpi_qos (%s, %d ranks): %s\n", transport, size, failures ? "FAILED" : "ok");
   MPI_Finalize();

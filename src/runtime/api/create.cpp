@@ -67,6 +67,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o,
   ctx->engine.discipline = static_cast<rt::Discipline>(o.queue);
   ctx->engine.dispatch = static_cast<rt::Dispatch>(o.dispatch);
   ctx->engine.max_inflight = o.max_inflight;
+  ctx->engine.held_share = o.class_share;
   ctx->priority = o.priority;
   ctx->class_window = o.class_window;
   ctx->stats.budget_bytes = o.forward_budget_bytes;

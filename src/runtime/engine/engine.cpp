@@ -42,8 +42,19 @@ int Engine::pool_for(Rank peer, int cls) {
   return pool_index_[key(peer, cls)] = static_cast<int>(pools_.size() - 1);
 }
 
+void Engine::set_held(bool held) {
+  if (held && !yielding_ && held_rate_ > 0) held_allowance_ = 0, held_clock_ = MPI_Wtime();
+  yielding_ = held;
+}
+
 void Engine::start() {
   pace_seconds_ = o_.dispatch == Dispatch::Paced ? s_.planned_seconds : 0;
+  if (o_.held_share > 0 && s_.predicted_seconds > 0) {
+    Bytes own = 0;
+    for (const SendFlow& f : s_.sends) own += f.bytes;
+    for (const ForwardEntry& f : s_.forwards) own += f.bytes;
+    held_rate_ = o_.held_share * static_cast<double>(own) / s_.predicted_seconds;
+  }
   start_time_ = now_ = last_activity_ = MPI_Wtime();
   t_.begin(s_, b_);
   const bool announced = t_.announces_initial_credits();
@@ -216,9 +227,24 @@ bool Engine::issue_forward() {
   return false;
 }
 
+// One message at a time, when the bytes accrued at the held rate cover what the last one took.
+void Engine::issue_held_share() {
+  const double now = MPI_Wtime();
+  held_allowance_ += (now - held_clock_) * held_rate_;
+  held_clock_ = now;
+  if (held_allowance_ < 0 || inflight_ > 0) return;
+  if (pace_seconds_ > 0) now_ = now;
+  const Bytes before = stats_.injected_bytes + stats_.forwarded_bytes;
+  if (!issue_forward()) issue_local();
+  held_allowance_ -= static_cast<double>(stats_.injected_bytes + stats_.forwarded_bytes - before);
+}
+
 void Engine::issue_sends() {
   next_due_ = std::numeric_limits<double>::infinity();
-  if (yielding_) return;
+  if (yielding_) {
+    if (held_rate_ > 0) issue_held_share();
+    return;
+  }
   if (pace_seconds_ > 0) now_ = MPI_Wtime();
   while (inflight_ < static_cast<std::uint64_t>(o_.max_inflight)) {
     const bool first = prefer_forward_;

@@ -32,6 +32,9 @@ struct EngineOptions {
   Discipline discipline = Discipline::ForwardFirst;
   Dispatch dispatch = Dispatch::Paced;
   int max_inflight = 512;  // data messages in flight per rank
+  // Held back by a more urgent class, the fraction of this rank's planned rate (its bytes over
+  // RankSchedule::predicted_seconds) it still sends at, one message at a time (0: nothing new).
+  double held_share = 0;
 };
 
 struct EngineStats {
@@ -50,8 +53,9 @@ class Engine {
   // One round of progress; true once this rank's part of the operation is complete.
   bool step(Idle idle);
   // Held: a more urgent class's operation is in flight in this process (class_gate.hpp). The
-  // engine then sends nothing new, own chunks or forwarded ones, but keeps receiving.
-  void set_held(bool held) { yielding_ = held; }
+  // engine then sends nothing new, own chunks or forwarded ones, beyond its held share, but
+  // keeps receiving.
+  void set_held(bool held);
   // Seconds since a round last saw a completion, a credit or an arrival (or since start).
   double seconds_since_activity() const;
   const EngineStats& stats() const { return stats_; }
@@ -94,6 +98,7 @@ class Engine {
   void release(std::int32_t slot);
   void give(std::int32_t slot, std::size_t stream);
   void issue_sends();
+  void issue_held_share();
   bool issue_local();
   bool issue_forward();
 
@@ -124,6 +129,8 @@ class Engine {
   bool prefer_forward_ = true;
   bool done_ = false;
   bool yielding_ = false;  // set_held
+  // While held with a share: bytes it may still send (accrued at held_rate_ since held_clock_).
+  double held_rate_ = 0, held_allowance_ = 0, held_clock_ = 0;
   double last_activity_ = 0;
   // Pacing: the plan's time (0: not paced), when this rank started, the clock at the last
   // round, and the earliest due time of a chunk held back in it (infinity: none).
