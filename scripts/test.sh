@@ -13,7 +13,8 @@ ctest --test-dir build/cpp --output-on-failure -j2
 SANITIZE="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined -Og"
 # The MPI programs run sanitized below, with their arguments; 4 ranks each.
 mpi_sanitized=("mpi_exchange --cases 150 --seed 44" mpi_api mpi_errors mpi_budget c_api
-               "mpi_sparse --cases 100 --seed 44" mpi_sparse_errors mpi_sparse_barrier c_sparse)
+               "mpi_sparse --cases 100 --seed 44" mpi_sparse_errors mpi_sparse_barrier c_sparse mpi_qos
+               mpi_ended_everywhere)
 cmake -S . -B build/sanitize -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOPTIQ_BUILD_TESTS=ON \
   -DCMAKE_CXX_FLAGS="$SANITIZE" -DCMAKE_C_FLAGS="$SANITIZE" >/dev/null
 # Only the programs run here: the drivers, the interposer, the examples and the SMPI builds of the
