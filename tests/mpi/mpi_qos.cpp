@@ -161,46 +161,75 @@ std::string slow_star(int rank, int size) {
   return path;
 }
 
-void run_until_done(const char* transport, int rank, int size, Checker& ck) {
-  const std::string path = slow_star(rank, size), topology = "graph:" + path;
+// An urgent and a bulk context on the slow star, the urgent pattern planned and cached by a
+// first call; `window` is how long the urgent context's window lasts (asserted long).
+struct SlowStar {
+  std::string path;
+  optiq_t urgent_ctx = nullptr, bulk_ctx = nullptr;
+  double window = 0;
+};
+
+SlowStar slow_contexts(const char* transport, int rank, int size, bool until_done, double share, Side& urgent,
+                       const char* what, Checker& ck) {
+  SlowStar s;
+  s.path = slow_star(rank, size);
+  const std::string topology = "graph:" + s.path;
   optiq_options o;
   optiq_options_init(&o);
   o.rank_placement = OPTIQ_PLACEMENT_BLOCK;
   o.class_window = 20;
-  optiq_t bulk_ctx = make(topology, transport, 1, ck, &o);
-  o.class_until_done = 1;
-  optiq_t urgent_ctx = make(topology, transport, 0, ck, &o);
-  Side bulk = bulk_side(rank, size), urgent = urgent_side(rank, size);
+  o.class_until_done = until_done;
+  s.urgent_ctx = make(topology, transport, 0, ck, &o);
+  o.class_until_done = 0;
+  o.class_share = share;
+  s.bulk_ctx = make(topology, transport, 1, ck, &o);
   optiq_request_t req = nullptr;
-  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
-            "until done: first urgent call: %s", optiq_error_string(urgent_ctx));
+  ck.expect(start(urgent, s.urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "%s: first urgent call: %s", what, optiq_error_string(s.urgent_ctx));
   std::fill(urgent.rbuf.begin(), urgent.rbuf.end(), 0);
   optiq_stats st;
-  optiq_get_stats(urgent_ctx, &st);
-  const double window = o.class_window * st.predicted_seconds;
-  ck.expect(window > 10, "until done: the urgent window is only %g s", window);
+  optiq_get_stats(s.urgent_ctx, &st);
+  s.window = o.class_window * st.predicted_seconds;
+  ck.expect(s.window > 10, "%s: the urgent window is only %g s", what, s.window);
   MPI_Barrier(MPI_COMM_WORLD);
+  return s;
+}
+
+void finish(SlowStar& s, int rank) {
+  optiq_destroy(&s.bulk_ctx);
+  optiq_destroy(&s.urgent_ctx);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) std::remove(s.path.c_str());
+}
+
+double slowest(double mine) {
+  double most = 0;
+  MPI_Allreduce(&mine, &most, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return most;
+}
+
+void run_until_done(const char* transport, int rank, int size, Checker& ck) {
+  Side bulk = bulk_side(rank, size), urgent = urgent_side(rank, size);
+  SlowStar s = slow_contexts(transport, rank, size, true, 0, urgent, "until done", ck);
   optiq_request_t bulk_req = nullptr, urgent_req = nullptr;
-  ck.expect(start(bulk, bulk_ctx, &bulk_req) == OPTIQ_SUCCESS, "until done: bulk start: %s",
-            optiq_error_string(bulk_ctx));
+  ck.expect(start(bulk, s.bulk_ctx, &bulk_req) == OPTIQ_SUCCESS, "until done: bulk start: %s",
+            optiq_error_string(s.bulk_ctx));
   const double urgent_start = MPI_Wtime();
-  ck.expect(start(urgent, urgent_ctx, &urgent_req) == OPTIQ_SUCCESS, "until done: urgent start: %s",
-            optiq_error_string(urgent_ctx));
-  ck.expect(optiq_wait(&bulk_req) == OPTIQ_SUCCESS, "until done: bulk wait: %s", optiq_error_string(bulk_ctx));
-  double after = MPI_Wtime() - urgent_start, slowest = 0;
+  ck.expect(start(urgent, s.urgent_ctx, &urgent_req) == OPTIQ_SUCCESS, "until done: urgent start: %s",
+            optiq_error_string(s.urgent_ctx));
+  ck.expect(optiq_wait(&bulk_req) == OPTIQ_SUCCESS, "until done: bulk wait: %s", optiq_error_string(s.bulk_ctx));
+  const double bulk_end = MPI_Wtime();
   int urgent_done = 0;
   ck.expect(optiq_test(&urgent_req, &urgent_done) == OPTIQ_SUCCESS && urgent_done,
             "until done: the bulk exchange completed before the urgent one");
   if (!urgent_done) optiq_wait(&urgent_req);
-  MPI_Allreduce(&after, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  ck.expect(slowest < window / 2, "until done: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s",
-            slowest, window);
+  const double latest = slowest(bulk_end - urgent_start);
+  ck.expect(latest < s.window / 2,
+            "until done: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s", latest,
+            s.window);
   ck.expect(exact(bulk, rank, kBulkBytes, 11), "until done: bulk bytes wrong");
   ck.expect(exact(urgent, rank, kUrgentBytes, 23), "until done: urgent bytes wrong");
-  optiq_destroy(&urgent_ctx);
-  optiq_destroy(&bulk_ctx);
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) std::remove(path.c_str());
+  finish(s, rank);
 }
 
 // A bulk context with class_share keeps sending while held: inside an urgent window of many
@@ -208,43 +237,24 @@ void run_until_done(const char* transport, int rank, int size, Checker& ck) {
 // fraction of a second; held strictly it could not end before the window does.
 void run_held_share(const char* transport, int rank, int size, Checker& ck) {
   constexpr int kSmallBulk = 4 << 10;
-  const std::string path = slow_star(rank, size), topology = "graph:" + path;
-  optiq_options o;
-  optiq_options_init(&o);
-  o.rank_placement = OPTIQ_PLACEMENT_BLOCK;
-  o.class_window = 20;
-  optiq_t urgent_ctx = make(topology, transport, 0, ck, &o);
-  o.class_share = 0.5;
-  optiq_t bulk_ctx = make(topology, transport, 1, ck, &o);
   Side bulk = bulk_side(rank, size, kSmallBulk), urgent = urgent_side(rank, size);
-  optiq_request_t req = nullptr;
-  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
-            "held share: first urgent call: %s", optiq_error_string(urgent_ctx));
-  std::fill(urgent.rbuf.begin(), urgent.rbuf.end(), 0);
-  optiq_stats st;
-  optiq_get_stats(urgent_ctx, &st);
-  const double window = o.class_window * st.predicted_seconds;
-  MPI_Barrier(MPI_COMM_WORLD);
+  SlowStar s = slow_contexts(transport, rank, size, false, 0.5, urgent, "held share", ck);
   const double urgent_start = MPI_Wtime();
-  ck.expect(start(urgent, urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
-            "held share: urgent call: %s", optiq_error_string(urgent_ctx));
-  const unsigned long long held_before = held(bulk_ctx);
-  optiq_request_t bulk_req = nullptr;
-  ck.expect(start(bulk, bulk_ctx, &bulk_req) == OPTIQ_SUCCESS && optiq_wait(&bulk_req) == OPTIQ_SUCCESS,
-            "held share: bulk call: %s", optiq_error_string(bulk_ctx));
-  double after = MPI_Wtime() - urgent_start, slowest = 0;
-  MPI_Allreduce(&after, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  unsigned long long mine = held(bulk_ctx) - held_before, least = 0;
+  optiq_request_t req = nullptr;
+  ck.expect(start(urgent, s.urgent_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "held share: urgent call: %s", optiq_error_string(s.urgent_ctx));
+  const unsigned long long held_before = held(s.bulk_ctx);
+  ck.expect(start(bulk, s.bulk_ctx, &req) == OPTIQ_SUCCESS && optiq_wait(&req) == OPTIQ_SUCCESS,
+            "held share: bulk call: %s", optiq_error_string(s.bulk_ctx));
+  const double latest = slowest(MPI_Wtime() - urgent_start);
+  unsigned long long mine = held(s.bulk_ctx) - held_before, least = 0;
   MPI_Allreduce(&mine, &least, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
-  ck.expect(window > 10, "held share: the urgent window is only %g s", window);
   ck.expect(least > 0, "held share: a rank's bulk exchange was never held back");
-  ck.expect(slowest < window / 2, "held share: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s",
-            slowest, window);
+  ck.expect(latest < s.window / 2,
+            "held share: the bulk exchange ended %.2f s after the urgent start, in a window of %.2f s", latest,
+            s.window);
   ck.expect(exact(bulk, rank, kSmallBulk, 11), "held share: bulk bytes wrong");
-  optiq_destroy(&bulk_ctx);
-  optiq_destroy(&urgent_ctx);
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (rank == 0) std::remove(path.c_str());
+  finish(s, rank);
 }
 
 }  // namespace
