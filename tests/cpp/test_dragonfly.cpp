@@ -3,7 +3,6 @@
 // invariants on larger ones, and the specs that are refused.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <sstream>
 #include <string>
 
@@ -197,15 +196,11 @@ TEST(Dragonfly, LargerDragonfliesRouteMinimally) {
   EXPECT_EQ(net.diameter(), 7);
 }
 
-// 0.2 s for 840,000 links in a release build, 1 s under the sanitizers; the bound leaves room
-// for a busy machine.
-TEST(Dragonfly, TenThousandHostsBuildInAFractionOfASecond) {
-  const auto start = std::chrono::steady_clock::now();
+// How long this takes is measured by bench/network_build.py.
+TEST(Dragonfly, TenThousandHostsBuild) {
   const Network net = parse_network("dragonfly:74,1;2,1;74,1;1");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(net.endpoints().size(), 74u * 2 * 74);
   EXPECT_EQ(net.num_links(), 2 * (10952 + 148 * (74 * 73 / 2) + 74 * 74 + 74 * 73 / 2));
-  EXPECT_LT(seconds, 3.0);
   const auto r = make_routing("minimal", net);
   EXPECT_EQ(r->route(74, 10951).size(), 7u);  // from chassis 1, blade 0 to chassis 1, blade 73
   EXPECT_EQ(r->next_links(10951).size(), static_cast<std::size_t>(net.num_vertices()));

@@ -3,7 +3,6 @@
 // larger trees, and the specs that are refused.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <sstream>
 #include <string>
 
@@ -223,15 +222,12 @@ TEST(FatTree, LargerTreesRouteMinimallyThroughTheirDestinationsAncestors) {
   }
 }
 
-// 0.02 s in a release build; the bound leaves room for sanitizers and a busy machine.
-TEST(FatTree, TenThousandHostsBuildInAFractionOfASecond) {
-  const auto start = std::chrono::steady_clock::now();
+// How long this takes is measured by bench/network_build.py.
+TEST(FatTree, TenThousandHostsBuild) {
   const Network net = parse_network("fattree:3;24,24,18;1,24,24;1,1,1");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(net.endpoints().size(), 10368u);
   EXPECT_EQ(net.num_vertices(), 10368 + 432 + 432 + 576);
   EXPECT_EQ(net.num_links(), 2 * (10368 + 432 * 24 + 432 * 24));
-  EXPECT_LT(seconds, 2.0);
   const auto r = make_routing("simgrid", net);
   EXPECT_EQ(r->route(0, 10367).size(), 6u);
   EXPECT_EQ(r->next_links(10367).size(), static_cast<std::size_t>(net.num_vertices()));
