@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: GoogleTest and the MPI runtime tests through ctest, the C++ tests and a
 # share of the MPI tests again under AddressSanitizer and UndefinedBehaviorSanitizer, MPICH's
-# all-to-all tests under the PMPI interposer (tests/external), then pytest. Run scripts/setup.sh first.
+# all-to-all tests under the PMPI interposer (tests/external), then pytest (two workers).
+# Run scripts/setup.sh first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ctest --test-dir build/cpp --output-on-failure -j2
@@ -48,4 +49,5 @@ fi
 
 fuzz/run.sh  # every parser's libFuzzer harness for 10 s (fuzz/README.md)
 
-.venv/bin/python -m pytest -q tests/python
+# Two workers: one at a time, the tests keep one of the two cores busy.
+.venv/bin/python -m pytest -q -n 2 tests/python

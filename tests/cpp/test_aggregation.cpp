@@ -221,7 +221,7 @@ TEST(Aggregation, RomioBgqListsTheBridgesFirstThenEvenlySpacedMembers) {
 
 TEST(Aggregation, FlowAwareIsTheBestOfEveryPlacementItCanReach) {
   const Fixture f(kPset);
-  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 2; ++seed) {
     // Nine nodes, three domains: every placement onto holders can be listed and timed.
     const auto rank_bytes = sparse_rank_amounts(9, 1, "uniform:256KiB:4MiB", 1.0, seed);
     const IoGroup g = groups_of(f, rank_bytes)[0];

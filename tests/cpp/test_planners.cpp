@@ -35,7 +35,7 @@ TEST(Planners, RandomPatternsGiveValidDeterministicPlans) {
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:4x4x2m", "torus:6"}) {
     const Network t = parse_network(spec);
     const auto routing = make_routing(t.default_routing(), t);
-    for (int trial = 0; trial < 12; ++trial) {
+    for (int trial = 0; trial < 6; ++trial) {
       const auto jobs = random_jobs(t, rng, 1 + static_cast<int>(rng.below(40)), 1 + rng.below(1 << 20));
       PlannerOptions o;
       o.k = 1 + static_cast<int>(rng.below(12));
