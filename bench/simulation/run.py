@@ -6,7 +6,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   sizes      message sizes 16 KiB..8 MiB, optiq always multi-path and with its default policy (Fig. 14)
   chunks     forwarded chunk sizes (Fig. 13)
   random     five seeded random pairings (Table IX)
-  transports p2p against rma on the 1:8 patterns
+  transports p2p against rma on the 1:8 patterns (--start-dst: with their destinations shifted)
   dispatch   paced against eager dispatch on the 1:8 patterns, every planner (docs/runtime.md)
   fabrics    fat-trees and dragonflies of 64 to 1024 endpoints, their patterns, every planner
   ugal       the dragonfly patterns' time under ideal adaptive (UGAL) routing, fluid model only
@@ -15,6 +15,7 @@ Stages (each writes results/<stage>.json; `report` turns them into results/READM
   .venv/bin/python bench/simulation/run.py all          # everything, then the report
   .venv/bin/python bench/simulation/run.py patterns --nodes 512,1024
   .venv/bin/python bench/simulation/run.py transports --nodes 1024 --patterns disjoint --transports rma --merge
+  .venv/bin/python bench/simulation/run.py transports --nodes 512 --patterns overlap --chunk 128KiB --start-dst 24 --merge
   .venv/bin/python bench/simulation/run.py report
 """
 
@@ -61,7 +62,8 @@ def run(rows: list, label: dict, setup: Setup, planners: list) -> None:
         checkpoint(rows)
 
 
-ROW_KEYS = ("nodes", "pattern", "planner", "bytes", "policy", "chunk", "seed", "transport", "dispatch", "family")
+ROW_KEYS = ("nodes", "pattern", "planner", "bytes", "policy", "chunk", "seed", "transport", "dispatch", "family",
+            "start_dst")
 
 
 def save(stage: str, rows: list, merge: bool, seconds: float) -> None:
@@ -148,13 +150,15 @@ def stage_random(nodes: list) -> list:
 
 
 def stage_transports(nodes: list, patterns=PATTERNS, transports=TRANSPORTS, chunk="0",
-                     planners=TRANSPORT_PLANNERS) -> list:
+                     planners=TRANSPORT_PLANNERS, start_dst=None) -> list:
     rows = []
+    shifted = {} if start_dst is None else {"start_dst": start_dst}
     for n in nodes:
         for p in patterns:
             for transport in transports:
-                run(rows, {"nodes": n, "pattern": p, "transport": transport, "chunk": chunk},
-                    Setup(SHAPES[n], pattern=p, runtime={"transport": transport, "chunk": chunk}), list(planners))
+                run(rows, {"nodes": n, "pattern": p, "transport": transport, "chunk": chunk, **shifted},
+                    Setup(SHAPES[n], pattern=p, runtime={"transport": transport, "chunk": chunk},
+                          start_dst=-1 if start_dst is None else start_dst), list(planners))
     return rows
 
 
@@ -311,6 +315,9 @@ def main() -> int:
                         help="transports stage: transports to run (with --merge, the others' rows stay)")
     parser.add_argument("--chunk", default="0", metavar="SIZE",
                         help="transports stage: chunk size (default 0, the runtime's automatic choice)")
+    parser.add_argument("--start-dst", type=int, default=None, metavar="NODE",
+                        help="transports stage: the patterns' destinations start at this node instead of their "
+                             "own first one (rows keep it as start_dst)")
     parser.add_argument("--families", default=",".join(FABRICS), help="fabrics stage: network families to run")
     parser.add_argument("--bytes", default=None, metavar="SIZE",
                         help="fabrics stage: bytes per pair for every pattern run (default: each pattern's own)")
@@ -350,7 +357,7 @@ def main() -> int:
             rows = stage_dispatch(nodes, args.dispatch.split(","), patterns or PATTERNS)
         elif stage == "transports":
             rows = stage_transports(nodes, patterns or PATTERNS, args.transports.split(","), args.chunk,
-                                    args.planners.split(",") if args.planners else TRANSPORT_PLANNERS)
+                                    args.planners.split(",") if args.planners else TRANSPORT_PLANNERS, args.start_dst)
         else:
             rows = STAGES[stage](nodes)
         save(stage, rows, args.merge, time.perf_counter() - start)
