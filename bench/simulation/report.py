@@ -180,8 +180,15 @@ def simple_section(title, doc, key, note=""):
         match = {k: r[k] for k in ("nodes", key, "pattern", "transport", "seed", "chunk") if k in r and k != "planner"}
         mpi = next((m for m in rows if m["planner"] == "mpi_alltoallv" and m.get("start_dst") == r.get("start_dst")
                     and all(m.get(k) == v for k, v in match.items() if k not in ("transport", "chunk"))), None)
-        lines.append([str(r.get(k, "")) for k in extra] + [str(r[key])] + run_line(r, mpi or r))
-    return out + table(extra + [key] + RUN_HEADER, lines) + [""]
+        line = run_line(r, mpi or r)
+        if r.get("recorded"):
+            line[0] += f" {OLDER}"
+        lines.append([str(r.get(k, "")) for k in extra] + [str(r[key])] + line)
+    out += table(extra + [key] + RUN_HEADER, lines) + [""]
+    older = sorted({r["recorded"] for r in rows if r.get("recorded")})
+    if older:
+        out += [f"{OLDER} recorded {'; '.join(older)}: compare these rows with each other, not with the others.", ""]
+    return out
 
 
 # Thesis Table IX: mean GB/s over five random 1:8 pairings on 1024 Mira nodes, 8 MB per pair.
