@@ -75,6 +75,14 @@ OLDER = "†"
 REUSED = "‡"
 
 
+def older_note(rows, verb="recorded", since=""):
+    """The footnote for rows marked OLDER: when and how they were made (empty when none is)."""
+    older = sorted({r["recorded"] for r in rows if r.get("recorded")})
+    if not older:
+        return []
+    return [f"{OLDER} {verb} {'; '.join(older)}{since}: compare these rows with each other, not with the others."]
+
+
 def patterns_section(doc, results, plt):
     rows = doc["rows"]
     out = ["## 1:8 patterns, 8 MiB per pair (thesis Fig. 7/8, Table VII)", ""]
@@ -122,10 +130,9 @@ def patterns_section(doc, results, plt):
             reused = sorted({r["made_by"] for r in these if r.get("made_by")})
             if reused:
                 out += ["", f"{REUSED} from {'; '.join(reused)}."]
-            older = sorted({r["recorded"] for r in these if r.get("recorded")})
-            if older:
-                out += ["", f"{OLDER} recorded {'; '.join(older)}, and not re-run since: compare these rows with "
-                        "each other, not with the others."]
+            note = older_note(these, since=", and not re-run since")
+            if note:
+                out += [""] + note
             if n in BGQ_DEFAULT_MS:
                 best = min(r["simulated_seconds"] for r in rows if r["nodes"] == n and r["pattern"] == p)
                 out += ["", f"Against Mira's own default route ({BGQ_DEFAULT_MS[n]:.2f} ms in the fluid model, "
@@ -185,10 +192,8 @@ def simple_section(title, doc, key, note=""):
             line[0] += f" {OLDER}"
         lines.append([str(r.get(k, "")) for k in extra] + [str(r[key])] + line)
     out += table(extra + [key] + RUN_HEADER, lines) + [""]
-    older = sorted({r["recorded"] for r in rows if r.get("recorded")})
-    if older:
-        out += [f"{OLDER} recorded {'; '.join(older)}: compare these rows with each other, not with the others.", ""]
-    return out
+    note = older_note(rows)
+    return out + (note + [""] if note else [])
 
 
 # Thesis Table IX: mean GB/s over five random 1:8 pairings on 1024 Mira nodes, 8 MB per pair.
@@ -315,9 +320,9 @@ def fabrics_section(doc, results, plt):
                     bars.setdefault(r["planner"], {})[(n, pattern, size)] = mpi["simulated_seconds"] / r["simulated_seconds"]
         out += [f"### {family} ([plot](fabrics_{family}.png))", ""]
         out += table(["endpoints", "topology", "pattern", "bytes"] + RUN_HEADER + ["planning s", ""], lines) + [""]
-        older = sorted({r["recorded"] for r in rows if r["family"] == family and r.get("recorded")})
-        if older:
-            out += [f"{OLDER} made {'; '.join(older)}: compare these rows with each other, not with the others.", ""]
+        note = older_note([r for r in rows if r["family"] == family], verb="made")
+        if note:
+            out += note + [""]
         if plt is None or not bars:
             continue
         fig, ax = plt.subplots(figsize=(9, 3.6))
