@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <string>
@@ -725,6 +726,7 @@ TEST(ImportSpecs, ParseNetworkReadsEachKindFromItsFile) {
             "cannot read Slurm topology file '/nonexistent/topology.conf'");
   EXPECT_EQ(error_of([] { parse_network("slurm:"); }), "slurm: needs a file, e.g. slurm:/etc/slurm/topology.conf");
   EXPECT_NE(error_of([] { parse_network("sloorm:x"); }).find("slurm, ibnetdiscover, slingshot"), std::string::npos);
+  for (const std::string& path : {conf_path, yaml_path, ib, hosts}) std::remove(path.c_str());
 }
 
 }  // namespace

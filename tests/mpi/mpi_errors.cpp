@@ -247,7 +247,8 @@ void bad_plan_files(optiq_transport tr, Checker& ck) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0)
-    for (const char* s : {"-other", "-bigger", "-good", "-truncated", "-version", "-overflow"}) std::remove((base + s + ".json").c_str());
+    for (const char* s : {"-other", "-bigger", "-good", "-truncated", "-version", "-overflow", "-huge"})
+      std::remove((base + s + ".json").c_str());
 }
 
 }  // namespace
