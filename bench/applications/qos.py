@@ -59,6 +59,19 @@ def requests(network, io: list[int], args) -> tuple[str, str, int]:
             "".join(line(s, d, args.urgent_bytes) for s, d in urgent), ranks)
 
 
+def urgent_link_seconds(network, urgent: str) -> float:
+    """The longest any coupler's links in need for the urgent bytes it receives: the capacity the
+    urgent exchange takes from the bulk one where both converge (the most a bulk exchange served
+    second should lose)."""
+    into: dict[int, int] = {}
+    for line in urgent.splitlines():
+        _, dst, size = line.split()
+        into[int(dst)] = into.get(int(dst), 0) + int(size)
+    capacity_in = {d: sum(network.capacity(l) for l in range(network.num_links) if network.link_dst(l) == d)
+                   for d in into}
+    return max(b / capacity_in[d] for d, b in into.items())
+
+
 def run_machine(spec: str, args) -> dict:
     net = plat.simulated_network(spec)
     io = [v for v in range(net.num_endpoints, net.num_vertices) if net.kind(v) == "io"]
@@ -71,6 +84,7 @@ def run_machine(spec: str, args) -> dict:
         (Path(tmp) / "bulk.txt").write_text(bulk)
         (Path(tmp) / "urgent.txt").write_text(urgent)
         out["ranks"] = ranks
+        out["urgent_link_seconds"] = urgent_link_seconds(net, urgent)
         runs = [("urgent-alone", None), ("bulk-alone", None), ("together", None)]
         runs += [("together", {"window": w, "until_done": False, "share": 0.0}) for w in args.class_windows]
         runs += [("together", {"window": w, "until_done": True, "share": share}) for w, share in args.until_done_windows]
@@ -78,6 +92,7 @@ def run_machine(spec: str, args) -> dict:
             cmd = ["--topology", spec, "--bulk", str(Path(tmp) / "bulk.txt"), "--urgent", str(Path(tmp) / "urgent.txt"),
                    "--mode", mode, "--delay", str(args.delay), "--planner", args.planner,
                    "--bulk-inflight", str(args.bulk_inflight), "--chunk", str(args.chunk)]
+            cmd += ["--urgent-chunk", str(args.urgent_chunk)] if args.urgent_chunk else []
             if classes:
                 cmd += ["--classes", "--class-window", str(classes["window"])]
                 cmd += ["--class-until-done"] if classes["until_done"] else []
@@ -112,6 +127,13 @@ def label(q: dict) -> str:
     return f"{q['window']:g}" + (" until done" if q["until_done"] else "") + (f", share {q['share']:g}" if q["share"] else "")
 
 
+def recomputed_link_seconds(m: dict, args) -> float:
+    """urgent_link_seconds for results recorded before runs stored it (the same requests again)."""
+    net = plat.simulated_network(m["topology"])
+    io = [v for v in range(net.num_endpoints, net.num_vertices) if net.kind(v) == "io"]
+    return urgent_link_seconds(net, requests(net, io, args)[1])
+
+
 def report(results: dict, path: Path, args) -> None:
     lines = ["# Quality of service in simulation (`bench/applications/qos.py`)", "",
              f"Bulk: every compute rank sends {args.bulk_bytes} bytes to its aggregator (BG/Q: a rank on its pset's "
@@ -120,27 +142,32 @@ def report(results: dict, path: Path, args) -> None:
              "ranks (BG/Q: the bridge nodes, whose links the pset's I/O bytes cross; fat-tree: the aggregators), "
              f"starting {args.delay * 1e3:g} ms after the bulk exchange. Messages of {args.chunk} bytes at most (at "
              "and above SMPI's 64 KiB eager threshold a send completes when delivered, so a rank's messages in "
-             f"flight are what it has on the wire); the bulk exchange keeps at most {args.bulk_inflight} in flight "
+             "flight are what it has on the wire)"
+             + (f", the urgent exchange's of {args.urgent_chunk}" if getattr(args, "urgent_chunk", 0) else "") +
+             f"; the bulk exchange keeps at most {args.bulk_inflight} in flight "
              f"per rank. Planner {args.planner}. Times are the slowest rank's, each exchange from its own start, in "
              "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
              "urgent context's class-window (multiples of its planned time for which every rank holds its bulk "
              "sends back); \"until done\": with class-until-done, which closes the window once the urgent exchange "
-             "completed on every rank.", "",
-             "| machine | urgent alone | bulk alone | one class: urgent (slowdown) | one class: bulk | window | "
-             "classes: urgent (slowdown) | classes: bulk | bulk's loss against one class / alone (in urgent times "
-             "alone) |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "completed on every rank. The urgent bytes' link time is the longest a coupler's links in need for "
+             "the urgent bytes it receives: the capacity the urgent exchange takes from the bulk one where both "
+             "converge, so a bulk exchange served second need lose no more (last column: at most 1).", "",
+             "| machine | urgent alone | urgent bytes' link time | bulk alone | one class: urgent (slowdown) | "
+             "one class: bulk | window | classes: urgent (slowdown) | classes: bulk | bulk's loss against one class / "
+             "alone (in urgent times alone) | bulk's loss against alone / urgent bytes' link time |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, m in results.items():
         b, qos = summary(m)
-        head = (f"| {name} `{m['topology']}` ({m['ranks']} ranks) | {b['urgent_alone'] * 1e3:.3f} | "
+        link = m.get("urgent_link_seconds") or recomputed_link_seconds(m, args)
+        head = (f"| {name} `{m['topology']}` ({m['ranks']} ranks) | {b['urgent_alone'] * 1e3:.3f} | {link * 1e3:.3f} | "
                 f"{b['bulk_alone'] * 1e3:.3f} | {b['urgent_mixed'] * 1e3:.3f} ({b['urgent_mixed'] / b['urgent_alone']:.2f}x) | "
                 f"{b['bulk_mixed'] * 1e3:.3f} |")
         for i, q in enumerate(qos):
             mixed, alone = q["bulk"] - b["bulk_mixed"], q["bulk"] - b["bulk_alone"]
-            lines.append((head if i == 0 else "| | | | | |") +
+            lines.append((head if i == 0 else "| | | | | | |") +
                          f" {label(q)} | {q['urgent'] * 1e3:.3f} ({q['urgent'] / b['urgent_alone']:.2f}x) | "
                          f"{q['bulk'] * 1e3:.3f} | {mixed * 1e3:+.3f} / {alone * 1e3:+.3f} ms "
-                         f"({mixed / b['urgent_alone']:+.2f} / {alone / b['urgent_alone']:+.2f}) |")
+                         f"({mixed / b['urgent_alone']:+.2f} / {alone / b['urgent_alone']:+.2f}) | {alone / link:.3f} |")
     lines += ["", "What the simulation leaves out, and what it shows: the simulated links serve every message alike "
               "(no traffic classes in the network). Priority acts where optiq controls it: at the senders and "
               "forwarders, which send nothing new for a less urgent exchange while a more urgent one is active on "
@@ -210,6 +237,9 @@ def main() -> int:
                         "(default: none)")
     p.add_argument("--chunk", type=optiq.parse_bytes, default=optiq.parse_bytes("64KiB"),
                    help="bytes per message of both exchanges, direct ones too (default: 65536)")
+    p.add_argument("--urgent-chunk", type=optiq.parse_bytes, default=0,
+                   help="bytes per message of the urgent exchange alone: finer chunks fill the pipelines through its "
+                        "relays sooner (default: --chunk)")
     p.add_argument("--bulk-inflight", type=int, default=1,
                    help="messages in flight per rank of the bulk exchange: what it has on the wire when the urgent "
                         "one starts, which no class can call back (default: %(default)s)")

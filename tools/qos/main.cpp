@@ -33,6 +33,7 @@ struct Args {
   std::string topology, bulk, urgent, mode = "together";
   double delay = 0;
   int bulk_inflight = 0;  // 0: the runtime option's value
+  std::string urgent_chunk;  // empty: the runtime option's value
   bool classes = false, io_ranks = false;
   optiq::tools::RecordValues runtime;
 };
@@ -51,6 +52,9 @@ Args parse_args(int argc, char** argv) {
   app.add_option("--bulk-inflight", a.bulk_inflight,
                  "data messages in flight per rank for the bulk exchange (default: --max-inflight)")
       ->check(CLI::Range(1, 1 << 20));
+  app.add_option("--urgent-chunk", a.urgent_chunk,
+                 "bytes per message of the urgent exchange (default: --chunk): finer chunks fill its relays' "
+                 "pipelines sooner (bytes, e.g. 32KiB)");
   app.add_flag("--classes", a.classes, "the bulk context gets priority 1, the urgent one 0");
   app.add_flag("--io-ranks", a.io_ranks, "the last ranks run one on each I/O node (simulations of I/O)");
   optiq::tools::add_record_options(app, "runtime", a.runtime);
@@ -159,6 +163,7 @@ int run(const Args& a, int rank, int size) {
     optiq_options mine = o;
     mine.priority = e == &bulk && a.classes ? 1 : 0;
     if (e == &bulk && a.bulk_inflight > 0) mine.max_inflight = a.bulk_inflight;
+    if (e == &urgent && !a.urgent_chunk.empty()) mine.chunk_bytes = optiq::parse_bytes(a.urgent_chunk);
     if (optiq_create(MPI_COMM_WORLD, a.topology.c_str(), &mine, &e->ctx) != OPTIQ_SUCCESS)
       throw optiq::Error(std::string("optiq_create: ") + optiq_error_string(e->ctx));
     e->start();  // plans and caches the pattern
