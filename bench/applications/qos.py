@@ -59,6 +59,11 @@ def requests(network, io: list[int], args) -> tuple[str, str, int]:
             "".join(line(s, d, args.urgent_bytes) for s, d in urgent), ranks)
 
 
+def io_nodes(network) -> list[int]:
+    """The network's I/O nodes (a BG/Q partition with its I/O side; none elsewhere)."""
+    return [v for v in range(network.num_endpoints, network.num_vertices) if network.kind(v) == "io"]
+
+
 def urgent_link_seconds(network, urgent: str) -> float:
     """The longest any coupler's links in need for the urgent bytes it receives: the capacity the
     urgent exchange takes from the bulk one where both converge (the most a bulk exchange served
@@ -74,7 +79,7 @@ def urgent_link_seconds(network, urgent: str) -> float:
 
 def run_machine(spec: str, args) -> dict:
     net = plat.simulated_network(spec)
-    io = [v for v in range(net.num_endpoints, net.num_vertices) if net.kind(v) == "io"]
+    io = io_nodes(net)
     out = {"topology": spec, "compute_ranks": net.num_endpoints, "io_ranks": len(io), "runs": []}
     with tempfile.TemporaryDirectory(prefix="optiq-qos-") as tmp:
         platform, hosts = plat.write_platform(net, Path(tmp) / "platform.xml")
@@ -130,7 +135,7 @@ def label(q: dict) -> str:
 def recomputed_link_seconds(m: dict, args) -> float:
     """urgent_link_seconds for results recorded before runs stored it (the same requests again)."""
     net = plat.simulated_network(m["topology"])
-    io = [v for v in range(net.num_endpoints, net.num_vertices) if net.kind(v) == "io"]
+    io = io_nodes(net)
     return urgent_link_seconds(net, requests(net, io, args)[1])
 
 
@@ -143,7 +148,7 @@ def report(results: dict, path: Path, args) -> None:
              f"starting {args.delay * 1e3:g} ms after the bulk exchange. Messages of {args.chunk} bytes at most (at "
              "and above SMPI's 64 KiB eager threshold a send completes when delivered, so a rank's messages in "
              "flight are what it has on the wire)"
-             + (f", the urgent exchange's of {args.urgent_chunk}" if getattr(args, "urgent_chunk", 0) else "") +
+             + (f", the urgent exchange's of {args.urgent_chunk}" if args.urgent_chunk else "") +
              f"; the bulk exchange keeps at most {args.bulk_inflight} in flight "
              f"per rank. Planner {args.planner}. Times are the slowest rank's, each exchange from its own start, in "
              "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
