@@ -258,7 +258,10 @@ def main() -> int:
             spec = {"bgq": args.bgq, "fattree": args.fattree}.get(name)
             if spec is None:
                 raise SystemExit(f"unknown machine '{name}' (bgq, fattree)")
-            results[name] = run_machine(spec, args)
+            try:
+                results[name] = run_machine(spec, args)
+            except optiq.Error as e:
+                raise SystemExit(f"qos.py: {name}: {e}") from None
             results["_args"] = {k: v for k, v in vars(args).items() if k != "report"}
             path.write_text(json.dumps(results, indent=1) + "\n")
     stored = argparse.Namespace(**{**vars(args), **results.get("_args", {})})
