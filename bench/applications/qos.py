@@ -186,28 +186,36 @@ def report(results: dict, path: Path, args) -> None:
     path.write_text("\n".join(lines))
 
 
-def plot(results: dict, path: Path) -> None:
+def plot(results: dict, path: Path, args) -> None:
+    """Per machine what the acceptance judges: the urgent exchange's slowdown against its time
+    alone (line: 1.2x) and the bulk exchange's loss in urgent bytes' link times (line: 1)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         return
-    most = max(len(summary(m)[1]) for m in results.values()) + 2
-    fig, axes = plt.subplots(1, len(results), figsize=(max(5.5, 0.85 * most) * len(results), 3.8), squeeze=False)
-    for ax, (name, m) in zip(axes[0], results.items()):
+    most = max(len(summary(m)[1]) for m in results.values()) + 1
+    fig, axes = plt.subplots(len(results), 2, figsize=(max(5, 0.75 * most) * 2, 3.6 * len(results)), squeeze=False)
+    for row, (name, m) in zip(axes, results.items()):
         b, qos = summary(m)
-        groups = [("alone", b["urgent_alone"], b["bulk_alone"]), ("one class", b["urgent_mixed"], b["bulk_mixed"])]
-        groups += [(f"classes\nwindow {q['window']:g}" + ("\nuntil done" if q["until_done"] else "") +
+        link = m.get("urgent_link_seconds") or recomputed_link_seconds(m, args)
+        groups = [("one class", b["urgent_mixed"], b["bulk_mixed"])]
+        groups += [(f"window {q['window']:g}" + ("\nuntil done" if q["until_done"] else "") +
                     (f"\nshare {q['share']:g}" if q["share"] else ""), q["urgent"], q["bulk"]) for q in qos]
-        xs = range(len(groups))
-        ax.bar([x - 0.2 for x in xs], [g[1] * 1e3 for g in groups], 0.4, label="urgent")
-        ax.bar([x + 0.2 for x in xs], [g[2] * 1e3 for g in groups], 0.4, label="bulk")
-        ax.set_xticks(list(xs), [g[0] for g in groups], fontsize=8)
-        ax.set_yscale("log")
-        ax.set_title(f"{name}: {m['topology']}", fontsize=9)
-        ax.set_ylabel("ms (each from its own start)")
-        ax.legend(fontsize=8)
+        xs = list(range(len(groups)))
+        colors = ["tab:gray"] + ["tab:blue"] * len(qos)
+        urgent, bulk = row
+        urgent.bar(xs, [g[1] / b["urgent_alone"] for g in groups], 0.6, color=colors)
+        urgent.axhline(1.2, color="tab:red", linestyle="--", linewidth=1, label="1.2x its time alone")
+        urgent.set_ylabel("urgent: x its time alone")
+        bulk.bar(xs, [(g[2] - b["bulk_alone"]) / link for g in groups], 0.6, color=colors)
+        bulk.axhline(1.0, color="tab:red", linestyle="--", linewidth=1, label="the urgent bytes' link time")
+        bulk.set_ylabel("bulk's loss / urgent bytes' link time")
+        for ax, what in ((urgent, "urgent exchange"), (bulk, "bulk exchange")):
+            ax.set_xticks(xs, [g[0] for g in groups], fontsize=7)
+            ax.set_title(f"{what}, {name} (gray: one class, blue: with classes)", fontsize=8)
+            ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 
@@ -267,7 +275,7 @@ def main() -> int:
     stored = argparse.Namespace(**{**vars(args), **results.get("_args", {})})
     machines = {k: v for k, v in results.items() if not k.startswith("_")}
     report(machines, RESULTS / f"{args.name}.md", stored)
-    plot(machines, RESULTS / f"{args.name}.png")
+    plot(machines, RESULTS / f"{args.name}.png", stored)
     return 0
 
 
