@@ -109,6 +109,7 @@ def rows(results: dict) -> list[dict]:
     for k, doc in results.items():
         machine, coupling, mode = k.split("/")
         mpi = next(r for r in doc["results"] if r["planner"] == "mpi_alltoallv")
+        default_forwarded = next((r["forwarded_bytes"] for r in doc["results"] if r["planner"] == "default"), 0)
         for r in sorted(doc["results"], key=lambda r: ORDER.index(r["planner"])):
             if r["planner"] == "mpi_alltoallv" and mode == "node":
                 continue  # the same baseline as the rank mode's
@@ -121,6 +122,11 @@ def rows(results: dict) -> list[dict]:
                 "jobs": doc["mpi_paths"][0] if is_mpi else r["planned_jobs"],
                 "most": 1 if is_mpi else r["most_paths"],
                 "verified": r["verified"], "wall": r["wall_seconds"],
+                # the runtime ran the default routes (its plan kept them, or promised too little):
+                # one path per job and no bytes forwarded beyond the default run's (node aggregation
+                # gathers and scatters in both)
+                "kept_routes": not is_mpi and r["planner"] != "default" and r["most_paths"] == 1
+                and r["forwarded_bytes"] == default_forwarded,
                 "simulated_ms": r["simulated_seconds"] * 1e3, "predicted_ms": r["predicted_seconds"] * 1e3,
             })
     return out
@@ -136,7 +142,9 @@ def report(results: dict, path: Path) -> None:
              "job per rank pair; `node`: node aggregation, one job per pair of nodes, gathered and scattered",
              "by one rank of each node. Paths: the plan's paths that carry bytes (MPI: one per rank pair",
              "that crosses nodes); per job: the most and the mean. Every byte of every call was checked",
-             "(`verified`).", ""]
+             "(`verified`). \"(default routes)\": the runtime ran the network's own routes, because the",
+             "plan kept them or promised less than `min-gain` (10%) against them once its forwarders'",
+             "copies are priced (docs/runtime.md, \"When a plan is not worth it\").", ""]
     table = rows(results)
     for machine in MACHINES:
         for coupling in ("atm", "lnd", "ice", "ocn"):
@@ -152,7 +160,7 @@ def report(results: dict, path: Path) -> None:
                       "|---|---|---:|---:|---:|---:|---:|---:|---|---:|"]
             for r in part:
                 avg = r["paths"] / r["jobs"] if r["jobs"] else 0
-                lines.append(f"| {r['planner']} | {r['mode']} | {r['gbps']:.1f} | {r['x_mpi']:.2f} | "
+                lines.append(f"| {r['planner']}{' (default routes)' if r['kept_routes'] else ''} | {r['mode']} | {r['gbps']:.1f} | {r['x_mpi']:.2f} | "
                              f"{100 * r['of_prediction']:.0f}% | {r['paths']} | {r['most']} | {avg:.2f} | "
                              f"{'verified' if r['verified'] else 'WRONG' if r['verified'] is False else '-'} | "
                              f"{r['wall']:.0f} |")
