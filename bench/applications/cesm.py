@@ -11,11 +11,12 @@ Every byte of every call is checked.
         [--planners default,heu1,heu2,maxflow,mcf] [--modes rank,node] [--machines mira]
         [--copy-bandwidth inf] [--force]
 
-Each (machine, coupling, mode) is one `optiq simulate` call of the planners it does not hold yet,
-kept in bench/results/cesm.json as it finishes: a rerun simulates only the planners missing from
-the file (all of them with --force) and adds their rows beside the stored ones, keeping the
-stored MPI_Alltoallv row and saying whether the new call reproduced it. The report (cesm.md) and
-the plot (cesm.png) are written from that file after every call.
+Each planner of each (machine, coupling, mode) is one `optiq simulate` call (with the MPI
+baseline, a minute or two), kept in bench/results/cesm.json as it finishes, so an hours-long row
+loses nothing already simulated: a rerun simulates only the planners missing from the file (all
+of them with --force) and adds their rows beside the stored ones, keeping the stored
+MPI_Alltoallv row and saying whether the new call reproduced it. The report (cesm.md) and the
+plot (cesm.png) are written from that file after every call.
 """
 
 from __future__ import annotations
@@ -223,16 +224,19 @@ def main() -> int:
                         continue
                     if counts is None:
                         counts = workload(machine, coupling, requests)
-                    print(f"simulating {k}: {','.join(planners)} ...", file=sys.stderr, flush=True)
-                    doc = simulate(machine, coupling, mode, planners, args, requests)
-                    doc["mpi_paths"] = cross_node_pairs(requests)
-                    doc["rank_pairs"] = counts["pairs"]["rank"]
-                    doc["bytes"] = sum(int(line.split()[2]) for line in requests.read_text().splitlines()
-                                       if line.strip() and not line.startswith("#"))
-                    results[k] = merge(results[k], doc, k) if held else doc
-                    store.write_text(json.dumps(results, indent=1))
-                    report(results, RESULTS / f"{args.name}.md")
-                    plot(results, RESULTS / f"{args.name}.png")
+                    replace = args.force  # a forced row starts afresh with its first call
+                    for planner in planners:
+                        print(f"simulating {k}: {planner} ...", file=sys.stderr, flush=True)
+                        doc = simulate(machine, coupling, mode, [planner], args, requests)
+                        doc["mpi_paths"] = cross_node_pairs(requests)
+                        doc["rank_pairs"] = counts["pairs"]["rank"]
+                        doc["bytes"] = sum(int(line.split()[2]) for line in requests.read_text().splitlines()
+                                           if line.strip() and not line.startswith("#"))
+                        results[k] = doc if replace or k not in results else merge(results[k], doc, k)
+                        replace = False
+                        store.write_text(json.dumps(results, indent=1))
+                        report(results, RESULTS / f"{args.name}.md")
+                        plot(results, RESULTS / f"{args.name}.png")
     report(results, RESULTS / f"{args.name}.md")
     plot(results, RESULTS / f"{args.name}.png")
     return 0
