@@ -78,7 +78,8 @@ def cross_node_pairs(path: Path) -> tuple[int, int]:
 
 def simulate(machine: str, coupling: str, mode: str, planners: list[str], args, requests: Path) -> dict:
     cmd = OPTIQ + ["simulate", "--topology", MACHINES[machine], "--requests", str(requests), "--ranks-per-node",
-                   str(RANKS_PER_NODE), "--planner", ",".join(planners), "--json", "--quiet", "--timeout", "7200",
+                   str(RANKS_PER_NODE), "--planner", ",".join(planners), "--json", "--quiet",
+                   "--timeout", "21600",  # six hours: heu2 and maxflow on ATM run for hours beside other work
                    "--verify"]  # every byte, even above the 1 GiB per call where checking is off by default
     cmd += ROUTING.get(machine, [])
     if mode == "node":
