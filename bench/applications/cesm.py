@@ -145,7 +145,7 @@ def report(results: dict, path: Path) -> None:
              "by one rank of each node. Paths: the plan's paths that carry bytes (MPI: one per rank pair",
              "that crosses nodes); per job: the most and the mean. Every byte of every call was checked",
              "(`verified`). \"(default routes)\": the runtime ran the network's own routes, because the",
-             "plan kept them or promised less than `min-gain` (10%) against them once its forwarders'",
+             "plan kept them or promised less than the runtime's `min-gain` against them once its forwarders'",
              "copies are priced (docs/runtime.md, \"When a plan is not worth it\").", ""]
     table = rows(results)
     for machine in MACHINES:
@@ -225,14 +225,13 @@ def main() -> int:
                         continue
                     if counts is None:
                         counts = workload(machine, coupling, requests)
+                    shape = {"mpi_paths": cross_node_pairs(requests), "rank_pairs": counts["pairs"]["rank"],
+                             "bytes": sum(int(line.split()[2]) for line in requests.read_text().splitlines()
+                                          if line.strip() and not line.startswith("#"))}
                     replace = args.force  # a forced row starts afresh with its first call
                     for planner in planners:
                         print(f"simulating {k}: {planner} ...", file=sys.stderr, flush=True)
-                        doc = simulate(machine, coupling, mode, [planner], args, requests)
-                        doc["mpi_paths"] = cross_node_pairs(requests)
-                        doc["rank_pairs"] = counts["pairs"]["rank"]
-                        doc["bytes"] = sum(int(line.split()[2]) for line in requests.read_text().splitlines()
-                                           if line.strip() and not line.startswith("#"))
+                        doc = {**simulate(machine, coupling, mode, [planner], args, requests), **shape}
                         results[k] = doc if replace or k not in results else merge(results[k], doc, k)
                         replace = False
                         store.write_text(json.dumps(results, indent=1))
