@@ -9,14 +9,6 @@
 
 namespace optiq {
 
-namespace {
-
-// Index of the pair (a, b), a < b, among the pairs of n things in SimGrid's loop order (a, then b).
-long long pair_index(long long n, long long a, long long b) { return a * (2 * n - a - 1) / 2 + (b - a - 1); }
-long long pairs(long long n) { return n * (n - 1) / 2; }
-
-}  // namespace
-
 DragonflyShape::DragonflyShape(DragonflyParams params, const std::string& what) : p_(params) {
   const std::pair<const char*, int> values[] = {{"groups", p_.groups},   {"blue cables", p_.blue},
                                                 {"chassis", p_.chassis}, {"black cables", p_.black},
@@ -55,29 +47,6 @@ std::string DragonflyShape::topo_parameters() const {
 DragonflyShape::Place DragonflyShape::place(NodeId v) const {
   const int r = is_router(v) ? v - num_hosts() : v / p_.nodes;
   return {r / (p_.chassis * p_.routers), (r / p_.routers) % p_.chassis, r % p_.routers};
-}
-
-// A pair's link goes "UP" from its lower member to its higher one, "DOWN" back.
-LinkId DragonflyShape::green(int group, int chassis, int from, int to) const {
-  OPTIQ_CHECK(from != to, "a green link joins two routers");
-  const long long q = static_cast<long long>(group) * p_.chassis + chassis;
-  const long long uid = green_base_ + q * pairs(p_.routers) + pair_index(p_.routers, std::min(from, to), std::max(from, to));
-  return static_cast<LinkId>(2 * uid + (from < to ? 0 : 1));
-}
-
-LinkId DragonflyShape::black(int group, int from, int to, int blade) const {
-  OPTIQ_CHECK(from != to, "a black link joins two chassis");
-  const long long uid = black_base_ + (static_cast<long long>(group) * pairs(p_.chassis) +
-                                       pair_index(p_.chassis, std::min(from, to), std::max(from, to))) *
-                                          p_.routers +
-                        blade;
-  return static_cast<LinkId>(2 * uid + (from < to ? 0 : 1));
-}
-
-LinkId DragonflyShape::blue(int from, int to) const {
-  OPTIQ_CHECK(from != to, "a blue link joins two groups");
-  const long long uid = blue_base_ + pair_index(p_.groups, std::min(from, to), std::max(from, to));
-  return static_cast<LinkId>(2 * uid + (from < to ? 0 : 1));
 }
 
 Network make_dragonfly_network(DragonflyParams params, double link_bandwidth, std::string spec) {

@@ -85,6 +85,11 @@ class ChainPricer {
     // Routes costed from one terminal to all at once, where the routing can (its routes pass
     // no endpoint, so node weights add nothing inside a leg) and terminals are its endpoints.
     if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
+    // Where the endpoints are vertices 0..T-1 in order (fat-trees, dragonflies), the bulk
+    // costs by endpoint are the costs by vertex of every vertex a leg can start at.
+    const auto& ends = net_.endpoints();
+    ends_first_ = bulk_ != nullptr;
+    for (std::size_t i = 0; ends_first_ && i < ends.size(); ++i) ends_first_ = ends[i] == static_cast<NodeId>(i);
   }
 
   // Weight of passing vertex v without it being an end: its node weight unless it is a switch.
@@ -139,11 +144,15 @@ class ChainPricer {
     dst_index_ = legs_.terminal_index(dst);
     heuristic_ready_ = false;
     if (bulk_) {
-      bulk_->to(dst, to_cost_, to_hops_);
-      into_.assign(n, kInf);
-      into_hops_.assign(n, 0);
-      const auto& ends = net_.endpoints();
-      for (std::size_t i = 0; i < ends.size(); ++i) into_[ends[i]] = to_cost_[i], into_hops_[ends[i]] = to_hops_[i];
+      // Legs start and end at endpoints: only their entries are ever read.
+      if (ends_first_) {
+        bulk_->to(dst, into_, into_hops_);
+      } else {
+        bulk_->to(dst, to_cost_, to_hops_);
+        if (into_.size() != static_cast<std::size_t>(n)) into_.assign(n, kInf), into_hops_.assign(n, 0);
+        const auto& ends = net_.endpoints();
+        for (std::size_t i = 0; i < ends.size(); ++i) into_[ends[i]] = to_cost_[i], into_hops_[ends[i]] = to_hops_[i];
+      }
       // What a chain pays from arriving at each terminal on: its copy and its route to dst
       // (infinite where it cannot forward), so that the one-proxy scan is a sum and a minimum.
       const auto& terms = legs_.terminals();
@@ -445,6 +454,7 @@ class ChainPricer {
   int dst_index_ = -1;
   bool heuristic_ready_ = false;
   std::unique_ptr<RouteCosts> bulk_;  // nullptr: legs are walked
+  bool ends_first_ = false;           // bulk costs by endpoint index are by vertex too
   NodeId from_ = -1;  // the terminal from_cost_at_ and from_hops_at_ are for
   const double* from_cost_at_ = nullptr;
   const int* from_hops_at_ = nullptr;

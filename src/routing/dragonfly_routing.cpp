@@ -18,75 +18,7 @@ const DragonflyShape& dragonfly_of(const Network& net, const std::string& routin
   return detail::family_shape(net.dragonfly(), net, routing, "a dragonfly network (dragonfly:...)");
 }
 
-// Minimal routes from one host to all hosts (DragonflyRouting::route_costs): up to the
-// source's router, one route per router, down to the host. A route between routers does not
-// depend on which host of the target router it is for.
-class DragonflyRouteCosts final : public RouteCosts {
- public:
-  DragonflyRouteCosts(const Network& net, const DragonflyShape& fly, const RoutingModel& routing,
-                      const std::vector<double>& lw)
-      : net_(net), fly_(fly), routing_(routing), lw_(lw),
-        router_cost_(fly.num_routers()), router_hops_(fly.num_routers()) {}
-
-  void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
-    OPTIQ_CHECK(dst >= 0 && dst < fly_.num_hosts(), "route costs end at a host");
-    const int n = fly_.params().nodes;
-    const NodeId target = fly_.router_of(dst);
-    for (int r = 0; r < fly_.num_routers(); ++r) {
-      double c = 0;
-      int h = 0;
-      for (NodeId at = fly_.num_hosts() + r; at != target; ++h) {
-        const LinkId l = routing_.next_link(at, dst);
-        c += lw_[l];
-        at = net_.link_dst(l);
-      }
-      router_cost_[r] = c, router_hops_[r] = h;
-    }
-    const double down = lw_[fly_.local_down(dst)];
-    cost.assign(fly_.num_hosts(), 0.0);
-    hops.assign(fly_.num_hosts(), 0);
-    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
-      if (x == dst) continue;
-      const int r = x / n;
-      cost[x] = lw_[fly_.local_up(x)] + router_cost_[r] + down;
-      hops[x] = router_hops_[r] + 2;
-    }
-  }
-
-  void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
-    OPTIQ_CHECK(src >= 0 && src < fly_.num_hosts(), "route costs start at a host");
-    const int n = fly_.params().nodes;
-    const NodeId start = fly_.router_of(src);
-    for (int r = 0; r < fly_.num_routers(); ++r) {
-      const NodeId target = fly_.num_hosts() + r, host = r * n;
-      double c = 0;
-      int h = 0;
-      for (NodeId at = start; at != target; ++h) {
-        const LinkId l = routing_.next_link(at, host);
-        c += lw_[l];
-        at = net_.link_dst(l);
-      }
-      router_cost_[r] = c, router_hops_[r] = h;
-    }
-    const double up = lw_[fly_.local_up(src)];
-    cost.assign(fly_.num_hosts(), 0.0);
-    hops.assign(fly_.num_hosts(), 0);
-    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
-      if (x == src) continue;
-      const int r = x / n;
-      cost[x] = up + router_cost_[r] + lw_[fly_.local_down(x)];
-      hops[x] = router_hops_[r] + 2;
-    }
-  }
-
- private:
-  const Network& net_;
-  const DragonflyShape& fly_;
-  const RoutingModel& routing_;
-  const std::vector<double>& lw_;
-  std::vector<double> router_cost_;
-  std::vector<int> router_hops_;
-};
+class DragonflyRouteCosts;
 
 class DragonflyRouting final : public RoutingModel {
  public:
@@ -146,6 +78,11 @@ class DragonflyRouting final : public RoutingModel {
     if (!net_.contains(at)) throw Error("vertex " + std::to_string(at) + " is outside the network");
     if (at == dst) return -1;
     if (!fly_.is_router(at)) return fly_.local_up(at);
+    return router_next(at, dst);
+  }
+
+  // The rule at router `at` towards host dst (both checked by the caller).
+  LinkId router_next(NodeId at, NodeId dst) const {
     const DragonflyShape::Place& t = places_[dst / fly_.params().nodes];
     const DragonflyShape::Place& here = places_[at - fly_.num_hosts()];
     if (here.group != t.group) {
@@ -158,10 +95,7 @@ class DragonflyRouting final : public RoutingModel {
     return fly_.local_down(dst);
   }
 
-  std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const override {
-    if (!next_link_is_formula()) return nullptr;
-    return std::make_unique<DragonflyRouteCosts>(net_, fly_, *this, link_weight);
-  }
+  std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const override;
 
   std::vector<LinkId> next_links(NodeId dst) const override {
     check_host(dst);
@@ -190,6 +124,94 @@ class DragonflyRouting final : public RoutingModel {
   bool simgrid_;
   std::vector<DragonflyShape::Place> places_;  // of every router: next_link() asks two per hop
 };
+
+// Minimal routes from one host to all hosts (DragonflyRouting::route_costs): up to the
+// source's router, one route per router, down to the host. A route between routers does not
+// depend on which host of the target router it is for. The walks take the routing's rule at
+// each router without next_link's checks: a round of mcf walks millions of hops.
+class DragonflyRouteCosts final : public RouteCosts {
+ public:
+  DragonflyRouteCosts(const Network& net, const DragonflyShape& fly, const DragonflyRouting& routing,
+                      const std::vector<double>& lw)
+      : net_(net), fly_(fly), routing_(routing), lw_(lw),
+        to_cost_(fly.num_routers()), to_hops_(fly.num_routers()),
+        from_cost_(fly.num_routers()), from_hops_(fly.num_routers()) {}
+
+  void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(dst >= 0 && dst < fly_.num_hosts(), "route costs end at a host");
+    const int n = fly_.params().nodes;
+    const NodeId target = fly_.router_of(dst);
+    if (target != to_router_) {  // the routes between routers serve every host of the target router
+      for (int r = 0; r < fly_.num_routers(); ++r) {
+        double c = 0;
+        int h = 0;
+        for (NodeId at = fly_.num_hosts() + r; at != target; ++h) {
+          const LinkId l = routing_.router_next(at, dst);
+          c += lw_[l];
+          at = net_.link_dst(l);
+        }
+        to_cost_[r] = c, to_hops_[r] = h;
+      }
+      to_router_ = target;
+    }
+    const double down = lw_[fly_.local_down(dst)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == dst) continue;
+      const int r = x / n;
+      cost[x] = lw_[fly_.local_up(x)] + to_cost_[r] + down;
+      hops[x] = to_hops_[r] + 2;
+    }
+  }
+
+  void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
+    OPTIQ_CHECK(src >= 0 && src < fly_.num_hosts(), "route costs start at a host");
+    const int n = fly_.params().nodes;
+    const NodeId start = fly_.router_of(src);
+    if (start != from_router_) {  // ... and every host of the source router
+      for (int r = 0; r < fly_.num_routers(); ++r) {
+        const NodeId target = fly_.num_hosts() + r, host = r * n;
+        double c = 0;
+        int h = 0;
+        for (NodeId at = start; at != target; ++h) {
+          const LinkId l = routing_.router_next(at, host);
+          c += lw_[l];
+          at = net_.link_dst(l);
+        }
+        from_cost_[r] = c, from_hops_[r] = h;
+      }
+      from_router_ = start;
+    }
+    const double up = lw_[fly_.local_up(src)];
+    cost.assign(fly_.num_hosts(), 0.0);
+    hops.assign(fly_.num_hosts(), 0);
+    for (NodeId x = 0; x < fly_.num_hosts(); ++x) {
+      if (x == src) continue;
+      const int r = x / n;
+      cost[x] = up + from_cost_[r] + lw_[fly_.local_down(x)];
+      hops[x] = from_hops_[r] + 2;
+    }
+  }
+
+ private:
+  const Network& net_;
+  const DragonflyShape& fly_;
+  const DragonflyRouting& routing_;
+  const std::vector<double>& lw_;
+  // The routes between routers last computed: to one router, and from one.
+  std::vector<double> to_cost_;
+  std::vector<int> to_hops_;
+  NodeId to_router_ = -1;
+  std::vector<double> from_cost_;
+  std::vector<int> from_hops_;
+  NodeId from_router_ = -1;
+};
+
+std::unique_ptr<RouteCosts> DragonflyRouting::route_costs(const std::vector<double>& link_weight) const {
+  if (!next_link_is_formula()) return nullptr;
+  return std::make_unique<DragonflyRouteCosts>(net_, fly_, *this, link_weight);
+}
 
 }  // namespace
 

@@ -47,6 +47,15 @@ class FatTreeRouteCosts final : public RouteCosts {
     }
     blocks_.resize(L_ + 1);
     for (int l = 0; l <= L_; ++l) blocks_[l] = N_ / span_[l];
+    // Every up link's weight by (level, position, port), read without the shape's arithmetic:
+    // to() reads one per block and level, a host's own up link among them.
+    up_at_.assign(L_ + 1, 0);
+    for (int l = 0; l < L_; ++l) up_at_[l + 1] = up_at_[l] + static_cast<std::size_t>(tree_.level_size(l)) * ports_[l];
+    up_weight_.resize(up_at_[L_]);
+    for (int l = 0; l < L_; ++l)
+      for (int pos = 0; pos < tree_.level_size(l); ++pos)
+        for (int q = 0; q < ports_[l]; ++q)
+          up_weight_[up_at_[l] + static_cast<std::size_t>(pos) * ports_[l] + q] = lw_[tree_.up_link_at(l, pos, q)];
     descent_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0.0);
     prefix_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0);
     for (NodeId x = 0; x < N_; ++x) {
@@ -79,9 +88,10 @@ class FatTreeRouteCosts final : public RouteCosts {
     for (int l = 0; l < L_; ++l) {
       const int q = port(l, dst);
       const long long own = dst / span_[l];  // dst's block: no climb from there at this level
+      const double* weight = up_weight_.data() + up_at_[l] + q;
       for (long long b = 0; b < blocks_[l]; ++b) {
         if (b == own) continue;
-        const double c = lw_[tree_.up_link_at(l, static_cast<int>(fixed + b * below_[l]), q)];
+        const double c = weight[(fixed + b * below_[l]) * ports_[l]];
         for (long long x = b * span_[l]; x < (b + 1) * span_[l]; ++x) cost[x] += c, hops[x] += 2;
       }
       fixed += (q % tree_.up(l)) * below_[l];
@@ -160,6 +170,8 @@ class FatTreeRouteCosts final : public RouteCosts {
   std::vector<std::vector<std::uint32_t>> climb_seen_;
   std::uint32_t stamp_ = 0;
   std::vector<double> descent_;      // [k * N + x]
+  std::vector<double> up_weight_;    // [up_at_[l] + position * ports_[l] + port]
+  std::vector<std::size_t> up_at_;
   std::vector<long long> prefix_;    // [k * N + x]: x's first k up ports, as one number
 };
 

@@ -4,8 +4,10 @@
 // between every two groups. docs/model.md, "Dragonflies", describes the numbering.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
+#include "optiq/core/error.hpp"
 #include "optiq/core/network.hpp"
 #include "optiq/core/types.hpp"
 
@@ -53,13 +55,38 @@ class DragonflyShape {
   // Links by what they join; each goes one way (the pair's `_UP` or `_DOWN` half).
   LinkId local_up(NodeId host) const { return 2 * (host); }         // host to its router
   LinkId local_down(NodeId host) const { return 2 * (host) + 1; }   // router to host
-  LinkId green(int group, int chassis, int from_blade, int to_blade) const;
-  LinkId black(int group, int from_chassis, int to_chassis, int blade) const;
-  LinkId blue(int from_group, int to_group) const;  // between blade to_group and blade from_group of chassis 0
+  // A pair's link goes "UP" from its lower member to its higher one, "DOWN" back. Inline: the
+  // routing's rule asks one of them at every hop.
+  LinkId green(int group, int chassis, int from_blade, int to_blade) const {
+    OPTIQ_CHECK(from_blade != to_blade, "a green link joins two routers");
+    const long long q = static_cast<long long>(group) * p_.chassis + chassis;
+    const long long uid = green_base_ + q * pairs(p_.routers) + pair_index(p_.routers, std::min(from_blade, to_blade),
+                                                                           std::max(from_blade, to_blade));
+    return static_cast<LinkId>(2 * uid + (from_blade < to_blade ? 0 : 1));
+  }
+  LinkId black(int group, int from_chassis, int to_chassis, int blade) const {
+    OPTIQ_CHECK(from_chassis != to_chassis, "a black link joins two chassis");
+    const long long uid =
+        black_base_ + (static_cast<long long>(group) * pairs(p_.chassis) +
+                       pair_index(p_.chassis, std::min(from_chassis, to_chassis), std::max(from_chassis, to_chassis))) *
+                          p_.routers +
+        blade;
+    return static_cast<LinkId>(2 * uid + (from_chassis < to_chassis ? 0 : 1));
+  }
+  // Between blade to_group and blade from_group of chassis 0.
+  LinkId blue(int from_group, int to_group) const {
+    OPTIQ_CHECK(from_group != to_group, "a blue link joins two groups");
+    const long long uid = blue_base_ + pair_index(p_.groups, std::min(from_group, to_group), std::max(from_group, to_group));
+    return static_cast<LinkId>(2 * uid + (from_group < to_group ? 0 : 1));
+  }
   // SimGrid's link counter (the last number of a link's name): links 2u and 2u+1 are pair u's halves.
   static int uid_of(LinkId l) { return l / 2; }
 
  private:
+  // Index of the pair (a, b), a < b, among the pairs of n things in SimGrid's loop order (a, then b).
+  static long long pair_index(long long n, long long a, long long b) { return a * (2 * n - a - 1) / 2 + (b - a - 1); }
+  static long long pairs(long long n) { return n * (n - 1) / 2; }
+
   DragonflyParams p_;
   int green_base_ = 0, black_base_ = 0, blue_base_ = 0, num_cables_ = 0;
 };

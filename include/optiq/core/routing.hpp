@@ -44,9 +44,11 @@ class RoutingModel {
   virtual LinkId next_link(NodeId at, NodeId dst) const;
   // The routes from one endpoint to all endpoints costed at once (fat-trees: climbs shared by
   // the destinations that choose the same up ports, descents shared by every source;
-  // dragonflies: one route per router). nullptr where the routing has no such way. Only for
+  // dragonflies: one route per pair of routers, kept for the next endpoint of the same
+  // router). nullptr where the routing has no such way. Only for
   // routings whose routes between endpoints pass no other endpoint (hosts are leaves), so that
-  // the link weights are the whole cost of a route. `link_weight` must outlive the object.
+  // the link weights are the whole cost of a route. `link_weight` must outlive the object and
+  // keep its values while it lives: the object may keep weights and costs between calls.
   virtual std::unique_ptr<RouteCosts> route_costs(const std::vector<double>& link_weight) const;
 };
 
