@@ -12,8 +12,9 @@ namespace optiq::detail {
 
 using SourceGroups = std::vector<std::pair<NodeId, std::vector<std::size_t>>>;  // source, its jobs
 
-// make() builds one thread's Search; run(search, src, targets, cost, paths) fills the costs and
-// paths of targets; store(job, cost, path) takes each job's.
+// make() builds one thread's Search; run(search, src, members, targets, cost, paths) fills the
+// costs and paths of targets (the destinations of the jobs `members`, in order); store(job,
+// cost, path) takes each job's.
 template <class Search, class Cost, class Make, class Run, class Store>
 void search_by_source(const SourceGroups& groups, const std::vector<Job>& jobs, Make make, Run run, Store store) {
   struct Local {
@@ -30,7 +31,7 @@ void search_by_source(const SourceGroups& groups, const std::vector<Job>& jobs, 
         for (std::size_t j : members) my.targets.push_back(jobs[j].dst);
         my.cost.clear();
         my.paths.clear();
-        run(my.search, src, my.targets, my.cost, my.paths);
+        run(my.search, src, members, my.targets, my.cost, my.paths);
         for (std::size_t i = 0; i < members.size(); ++i) store(members[i], my.cost[i], std::move(my.paths[i]));
       });
 }

@@ -153,8 +153,8 @@ CheapestPaths cheapest_paths(const Legs& legs, const std::vector<Job>& jobs, con
   out.paths.assign(jobs.size(), {});
   detail::search_by_source<SourceSearch, double>(
       groups, jobs, [&] { return SourceSearch(topo, link_weight, node_weight); },
-      [&](SourceSearch& search, NodeId src, const std::vector<NodeId>& targets, std::vector<double>& cost,
-          std::vector<LinkPath>& paths) { search.run(src, targets, hop_bound, cost, paths); },
+      [&](SourceSearch& search, NodeId src, const std::vector<std::size_t>&, const std::vector<NodeId>& targets,
+          std::vector<double>& cost, std::vector<LinkPath>& paths) { search.run(src, targets, hop_bound, cost, paths); },
       [&](std::size_t job, double cost, LinkPath&& path) {
         out.cost[job] = cost;
         out.paths[job] = std::move(path);

@@ -79,9 +79,10 @@ class UnitSearch {
   }
 
   // Returns the number of nodes settled.
-  std::size_t run(NodeId src, const std::vector<NodeId>& targets, std::vector<std::uint64_t>& cost,
+  std::size_t run(NodeId src, const std::vector<NodeId>& targets, Key limit, std::vector<std::uint64_t>& cost,
                   std::vector<LinkPath>& paths) {
     ++stamp_;
+    limit_ = limit;
     std::size_t settled = 0;
     prepare_heuristic(targets);
     std::size_t remaining = 0;
@@ -143,6 +144,7 @@ class UnitSearch {
       nv.g = kNoKey;
       nv.seen = stamp_;
     }
+    if (g + nv.h > limit_) return;  // dearer than a known path to every target: never settled
     if (g < nv.g) {
       nv.g = g;
       nv.via = via;
@@ -174,6 +176,7 @@ class UnitSearch {
   const Shared& sh_;
   const int dims_;
   std::uint32_t stamp_ = 0;
+  Key limit_ = kNoKey;
   std::vector<Node> node_;
   std::vector<std::uint32_t> closed_;  // the innermost loop reads these: kept apart and small
   std::vector<std::uint32_t> wanted_ = std::vector<std::uint32_t>(sh_.topo.num_vertices(), 0);
@@ -187,10 +190,13 @@ class UnitSearch {
 
 CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& jobs,
                                    const std::vector<std::uint32_t>& units, double unit, int max_components,
-                                   std::size_t* settled) {
+                                   std::size_t* settled, const std::vector<std::uint64_t>* known) {
   if (static_cast<int>(units.size()) != topo.num_links())
     throw Error("link weights: expected " + std::to_string(topo.num_links()) + " entries, got " +
                 std::to_string(units.size()));
+  if (known && known->size() != jobs.size())
+    throw Error("known path costs: expected " + std::to_string(jobs.size()) + " entries, got " +
+                std::to_string(known->size()));
   if (!(unit > 0) || std::isinf(unit)) throw Error("weight unit must be positive and finite");
   std::uint32_t lightest = std::numeric_limits<std::uint32_t>::max();
   for (LinkId l = 0; l < topo.num_links(); ++l) {
@@ -228,8 +234,18 @@ CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& 
   std::atomic<std::size_t> total_settled{0};
   detail::search_by_source<UnitSearch, std::uint64_t>(
       groups, jobs, [&] { return UnitSearch(shared); },
-      [&](UnitSearch& search, NodeId src, const std::vector<NodeId>& targets, std::vector<std::uint64_t>& cost,
-          std::vector<LinkPath>& paths) { total_settled += search.run(src, targets, cost, paths); },
+      [&](UnitSearch& search, NodeId src, const std::vector<std::size_t>& members, const std::vector<NodeId>& targets,
+          std::vector<std::uint64_t>& cost, std::vector<LinkPath>& paths) {
+        // A node whose cheapest route to a target would cost more than the dearest of the
+        // source's known paths is never settled: the search ends before its key comes up.
+        Key limit = known ? 0 : kNoKey;
+        for (std::size_t j : members)
+          if (limit != kNoKey)
+            limit = (*known)[j] >= (Key{1} << (62 - shared.hop_shift))  // none, or too dear to bound anything
+                        ? kNoKey
+                        : std::max(limit, (((*known)[j] + 1) << shared.hop_shift) - 1);
+        total_settled += search.run(src, targets, limit, cost, paths);
+      },
       [&](std::size_t job, std::uint64_t cost, LinkPath&& path) {
         if (cost != kNoKey) out.cost[job] = static_cast<double>(cost) * unit;
         out.paths[job] = std::move(path);

@@ -197,7 +197,7 @@ class McfRun {
     bool cheap = false;
     bool priced_all_chains = true;  // the costs are the cheapest over all chains: a bound
     bound_cannot_rise_ = false;
-    CheapestPaths priced = search(window_jobs, scale, cheap, priced_all_chains);
+    CheapestPaths priced = search(window, window_jobs, scale, cheap, priced_all_chains);
     if (!legs_->direct() && windows_.size() > 1) cheap = true;  // a window's share of a round
     next_price_ = it + (cheap ? price_every_ : std::max(price_every_, it / 4));
     std::vector<double> lower(active_.size(), 0.0);
@@ -256,13 +256,25 @@ class McfRun {
   }
 
   // The cheapest paths of a window's jobs, by the pricing mode seed() chose.
-  CheapestPaths search(const std::vector<Job>& window_jobs, double scale, bool& cheap, bool& priced_all_chains) {
+  CheapestPaths search(const std::vector<std::size_t>& window, const std::vector<Job>& window_jobs, double scale,
+                       bool& cheap, bool& priced_all_chains) {
     if (unit_pricing_) {
       for (LinkId l = 0; l < topo_.num_links(); ++l)
         units_[l] = static_cast<std::uint32_t>(std::llround(link_w_[l] * loads_.capacity(l) * kGrid));
+      // What each job's paths cost now: the search need not look beyond the dearest of a source's.
+      std::vector<std::uint64_t> known(window.size(), 0);
+      for (std::size_t i = 0; i < window.size(); ++i) {
+        std::uint64_t best = ~std::uint64_t{0};  // a job always has a path after the seed
+        for (const PathFlow& f : flows_[window[i]]) {
+          std::uint64_t c = 0;
+          for (LinkId l : f.links) c += units_[l];
+          best = std::min(best, c);
+        }
+        known[i] = best;
+      }
       std::size_t settled = 0;
       CheapestPaths priced =
-          cheapest_paths_units(topo_, window_jobs, units_, 1.0 / (kGrid * link_capacity_), 1024, &settled);
+          cheapest_paths_units(topo_, window_jobs, units_, 1.0 / (kGrid * link_capacity_), 1024, &settled, &known);
       cheap = settled * kCheapSearchShare <= by_source_.size() * static_cast<std::size_t>(topo_.num_vertices());
       return priced;
     }

@@ -148,6 +148,43 @@ TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
   }
 }
 
+// Known paths only spare the search nodes it would never settle: with the costs of the default
+// routes, or of the cheapest paths themselves (the tightest), every cost and path is the same.
+TEST(CheapestPaths, UnitSearchGivesTheSameWithKnownPaths) {
+  Rng rng(43);
+  for (const char* spec : {"torus:4x4", "bgq:2x2x2x2x2", "torus:3x4x5", "mesh:4x4x3"}) {
+    const Network t = parse_network(spec);
+    const auto routing = make_routing(t.default_routing(), t);
+    std::vector<Job> jobs;
+    for (int i = 0; i < 60; ++i)
+      jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())), 1});
+    for (int trial = 0; trial < 10; ++trial) {
+      std::vector<std::uint32_t> units(t.num_links(), 0);
+      for (LinkId l = 0; l < t.num_links(); ++l)
+        units[l] = rng.below(3) == 0 ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
+      const CheapestPaths plain = cheapest_paths_units(t, jobs, units, 1.0);
+      std::vector<std::uint64_t> routes, tightest;
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        std::uint64_t c = 0;
+        for (LinkId l : routing->route(jobs[j].src, jobs[j].dst)) c += units[l];
+        routes.push_back(c);
+        tightest.push_back(static_cast<std::uint64_t>(plain.cost[j]));
+      }
+      for (const auto* known : {&routes, &tightest}) {
+        const CheapestPaths got = cheapest_paths_units(t, jobs, units, 1.0, 1024, nullptr, known);
+        for (std::size_t j = 0; j < jobs.size(); ++j) {
+          ASSERT_EQ(got.cost[j], plain.cost[j]) << spec << " job " << j;
+          ASSERT_EQ(got.paths[j], plain.paths[j]) << spec << " job " << j;
+        }
+      }
+    }
+  }
+  const Network t = parse_network("torus:4");
+  const std::vector<std::uint32_t> units(t.num_links(), 1);
+  const std::vector<std::uint64_t> short_list;
+  EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, units, 1.0, 1024, nullptr, &short_list), Error);
+}
+
 TEST(CheapestPaths, UnitSearchRejectsBadInput) {
   const Network t = parse_network("torus:4");
   EXPECT_THROW(cheapest_paths_units(t, {{0, 1, 1}}, std::vector<std::uint32_t>(3, 1), 1.0), Error);

@@ -51,9 +51,11 @@ std::vector<double> cheapest_cost_lower_bounds(const Network& topo, const std::v
 // hop counts, found by a goal-directed search whose lower bounds come from a contracted graph
 // of at most `max_components` components. When the weights leave most links free it settles
 // a small part of the network per source. `settled`, when given, receives the number of
-// nodes settled over all searches.
+// nodes settled over all searches. `known`, when given, holds per job the units of some path
+// it has (~0: none): a search then keeps no node whose route to a target would cost more than
+// the dearest known path of its source, which changes no result and spares the heap.
 CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& jobs,
                                    const std::vector<std::uint32_t>& units, double unit, int max_components = 1024,
-                                   std::size_t* settled = nullptr);
+                                   std::size_t* settled = nullptr, const std::vector<std::uint64_t>* known = nullptr);
 
 }  // namespace optiq
