@@ -142,16 +142,7 @@ class DragonflyRouteCosts final : public RouteCosts {
     const int n = fly_.params().nodes;
     const NodeId target = fly_.router_of(dst);
     if (target != to_router_) {  // the routes between routers serve every host of the target router
-      for (int r = 0; r < fly_.num_routers(); ++r) {
-        double c = 0;
-        int h = 0;
-        for (NodeId at = fly_.num_hosts() + r; at != target; ++h) {
-          const LinkId l = routing_.router_next(at, dst);
-          c += lw_[l];
-          at = net_.link_dst(l);
-        }
-        to_cost_[r] = c, to_hops_[r] = h;
-      }
+      for (int r = 0; r < fly_.num_routers(); ++r) walk(fly_.num_hosts() + r, target, dst, to_cost_[r], to_hops_[r]);
       to_router_ = target;
     }
     const double down = lw_[fly_.local_down(dst)];
@@ -170,17 +161,7 @@ class DragonflyRouteCosts final : public RouteCosts {
     const int n = fly_.params().nodes;
     const NodeId start = fly_.router_of(src);
     if (start != from_router_) {  // ... and every host of the source router
-      for (int r = 0; r < fly_.num_routers(); ++r) {
-        const NodeId target = fly_.num_hosts() + r, host = r * n;
-        double c = 0;
-        int h = 0;
-        for (NodeId at = start; at != target; ++h) {
-          const LinkId l = routing_.router_next(at, host);
-          c += lw_[l];
-          at = net_.link_dst(l);
-        }
-        from_cost_[r] = c, from_hops_[r] = h;
-      }
+      for (int r = 0; r < fly_.num_routers(); ++r) walk(start, fly_.num_hosts() + r, r * n, from_cost_[r], from_hops_[r]);
       from_router_ = start;
     }
     const double up = lw_[fly_.local_up(src)];
@@ -195,6 +176,16 @@ class DragonflyRouteCosts final : public RouteCosts {
   }
 
  private:
+  // The route from router `at` to router `target` (towards its host `host`): its weight and links.
+  void walk(NodeId at, NodeId target, NodeId host, double& cost, int& hops) const {
+    cost = 0, hops = 0;
+    for (; at != target; ++hops) {
+      const LinkId l = routing_.router_next(at, host);
+      cost += lw_[l];
+      at = net_.link_dst(l);
+    }
+  }
+
   const Network& net_;
   const DragonflyShape& fly_;
   const DragonflyRouting& routing_;
