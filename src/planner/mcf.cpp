@@ -1,10 +1,11 @@
 // mcf planner: see include/optiq/core/mcf.hpp for the method and its certificate.
 //
-// One run in phases: seed (every job on its cheapest path), then iterations of price (search
-// cheapest paths under the potential's weights, which also raises the proven bound, and stop
-// once certified or stalled) and update (Newton moves of every job onto its fresh or cheapest
-// path), then practical (paths below the minimum size or beyond the limit give their flow
-// away) and whole bytes.
+// One run in phases: seed (every job on its cheapest path; on an overlay, the cheapest chain
+// through at most one proxy), then iterations of price (search cheapest paths under the
+// potential's weights, which also raises the proven bound, and stop once certified or
+// stalled) and update (Newton moves of every job onto its fresh or cheapest path), then
+// practical (paths below the minimum size or beyond the limit give their flow away) and whole
+// bytes.
 #include "optiq/core/mcf.hpp"
 
 #include <algorithm>
