@@ -409,10 +409,7 @@ def write_report(results: Path) -> None:
                                          "chunk takes about an hour of wall clock per planner beside other work. "
                                          "Rows with a "
                                          "start_dst ran overlap with its destinations starting at that node "
-                                         "(`--start-dst`), so that they no longer line up with the sources' blocks. "
-                                         "Each transport ran with its automatic forwarding budget: 16 MiB per rank "
-                                         "for p2p, 32 MiB for rma, whose slots stay taken a round trip longer "
-                                         "(docs/runtime.md)."), doc)
+                                         "(`--start-dst`), so that they no longer line up with the sources' blocks."), doc)
     doc = load(results, "dispatch")
     if doc:
         out += with_costs(dispatch_section(doc, results, plt), doc)

@@ -39,8 +39,7 @@ typedef struct optiq_options {
   const char *routing;           /* the network's default routing model; NULL: the topology's own */
   size_t chunk_bytes;            /* bytes per message; 0: automatic by message size and hop count */
   optiq_transport transport;     /* two-sided (default) or one-sided */
-  size_t forward_budget_bytes;   /* forwarding slot memory per rank (default 0, automatic: 16 MiB
-                                   with p2p, 32 MiB with rma) */
+  size_t forward_budget_bytes;   /* forwarding slot memory per rank (default 16 MiB) */
   size_t direct_threshold_bytes; /* messages smaller than this go directly, unplanned (default 16 KiB) */
   int ranks_per_node;            /* rank r runs on node r / ranks_per_node (default 1) */
   const int *rank_to_node;       /* NULL, or [size]: the node each rank runs on (overrides ranks_per_node

@@ -20,8 +20,7 @@ const Table<optiq_options>& runtime_table() {
              &O::chunk_bytes, "chunk_bytes"),
         bind(choice("transport", "p2p", {"p2p", "rma"}, "two-sided (p2p) or one-sided (rma) MPI"), &O::transport,
              "transport"),
-        bind(with_special(bytes("forward-budget", "0", 1, double(Bytes(1) << 40), "forwarding slot memory per rank"),
-                          "0", "automatic: 16 MiB with p2p, 32 MiB with rma"),
+        bind(bytes("forward-budget", "16MiB", 1, double(Bytes(1) << 40), "forwarding slot memory per rank"),
              &O::forward_budget_bytes, "forward_budget_bytes"),
         // The break-even measured in simulation (bench/simulation/results): multi-path already
         // beats MPI_Alltoallv at 16 KiB per pair on the 1:8 patterns of 512 nodes.
@@ -100,18 +99,6 @@ void set_option(optiq_options& o, const std::string& name, const char* text) {
 }
 
 std::string get_option(const optiq_options& o, const std::string& name) { return options::runtime_table().get(o, name); }
-
-// An rma forwarding slot stays taken a round trip longer than a p2p one (its holder announces
-// the chunk, the next rank gets it, then releases the slot), so the same rate needs more of
-// them: on the 512-node overlap pattern shifted to start at node 24, heu2 under rma ran at 89.7%
-// of p2p's throughput with 16 MiB and 95.2% with 32 MiB (docs/simulation.md, "One-sided transport").
-Bytes automatic_forward_budget(int transport) {
-  return transport == OPTIQ_TRANSPORT_RMA ? Bytes(32) << 20 : Bytes(16) << 20;
-}
-
-Bytes forward_budget(const optiq_options& options) {
-  return options.forward_budget_bytes > 0 ? options.forward_budget_bytes : automatic_forward_budget(options.transport);
-}
 
 }  // namespace optiq
 

@@ -1,6 +1,5 @@
 // The forwarding budget is a hard limit: with budgets of a few slots, ranks that forward for
-// others never hold, lend or reserve more bytes than the budget, and every byte still arrives;
-// the automatic budget is the transport's own.
+// others never hold, lend or reserve more bytes than the budget, and every byte still arrives.
 #include "scenario.hpp"
 
 using namespace mpitest;
@@ -53,21 +52,6 @@ int main(int argc, char** argv) {
         break;
       }
     }
-  // The automatic budget (0, the default) is the transport's own: an rma slot stays taken a
-  // round trip longer than a p2p one, so rma gets twice the memory.
-  for (optiq_transport tr : {OPTIQ_TRANSPORT_P2P, OPTIQ_TRANSPORT_RMA}) {
-    const optiq_options o = options("heu1", tr);
-    ck.expect(o.forward_budget_bytes == 0, "the default budget is %zu, not automatic", o.forward_budget_bytes);
-    optiq_t ctx;
-    ck.expect(optiq_create(MPI_COMM_WORLD, full_machine(size).c_str(), &o, &ctx) == OPTIQ_SUCCESS, "create");
-    optiq_stats s;
-    optiq_get_stats(ctx, &s);
-    const unsigned long long expected = (tr == OPTIQ_TRANSPORT_RMA ? 32ull : 16ull) << 20;
-    ck.expect(s.budget_bytes == expected, "%s: automatic budget %llu, not %llu", transport_name(tr), s.budget_bytes,
-              expected);
-    ck.expect(s.reserved_bytes <= expected, "%s: reserved %llu bytes", transport_name(tr), s.reserved_bytes);
-    optiq_destroy(&ctx);
-  }
   unsigned long long all = 0;
   MPI_Allreduce(&forwarded_total, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
   // Below four ranks no path needs a forwarder; above, a test that never forwards proves nothing.

@@ -45,7 +45,7 @@ json::Ordered settings(const Args& args, const optiq_options& o, int size) {
   doc["dispatch"] = get_option(o, "dispatch");
   doc["min_gain"] = o.min_gain;
   doc["chunk"] = o.chunk_bytes;
-  doc["budget"] = forward_budget(o);
+  doc["budget"] = o.forward_budget_bytes;
   doc["threshold"] = o.direct_threshold_bytes;
   doc["aggregate_node"] = o.aggregate_node != 0;
   doc["compute_seconds"] = args.compute;

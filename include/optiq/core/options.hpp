@@ -90,9 +90,4 @@ std::string get_option(const optiq_io_options& options, const std::string& name)
 // default outside its struct, e.g. the simulation layer's settings.
 double option_default(const std::string& layer, const std::string& name);
 
-// The forwarding budget a context uses: forward_budget_bytes, or when that is 0 (automatic)
-// its transport's (automatic_forward_budget of one of OPTIQ_TRANSPORT_*).
-Bytes automatic_forward_budget(int transport);
-Bytes forward_budget(const optiq_options& options);
-
 }  // namespace optiq

@@ -101,7 +101,7 @@ void append_pair_flows(const Network& topo, const Legs& legs, const RankMap& pla
 // Scheduling knobs that shape chunks and slots.
 struct ScheduleOptions {
   Bytes chunk = 0;                   // 0: automatic (see choose_chunks)
-  Bytes budget = automatic_forward_budget(OPTIQ_TRANSPORT_P2P);  // forwarding slot memory per rank
+  Bytes budget = static_cast<Bytes>(option_default("runtime", "forward-budget"));  // forwarding slot memory per rank
   int max_tag = 32767;               // the communicator's MPI_TAG_UB
 };
 

@@ -30,7 +30,7 @@ std::uint64_t arguments_of(const char* topology, const optiq_options& o, int siz
   return rt::fingerprint(texts);
 }
 
-void configure(optiq_context* ctx, const char* topology, const optiq_options& o) {
+void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
   try {
     ctx->topo = rt::shared_network(topology);
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
@@ -61,7 +61,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o)
   s.min_gain = o.min_gain;
   s.aggregate_node = o.aggregate_node != 0;
   s.schedule.chunk = o.chunk_bytes;
-  s.schedule.budget = forward_budget(o);
+  s.schedule.budget = o.forward_budget_bytes;
   s.copy_bandwidth = rt::simulated_copy_bandwidth();
   ctx->use_cache = o.plan_cache != 0;
   ctx->engine.discipline = static_cast<rt::Discipline>(o.queue);
@@ -70,7 +70,7 @@ void configure(optiq_context* ctx, const char* topology, const optiq_options& o)
   ctx->engine.held_share = o.class_share;
   ctx->priority = o.priority;
   ctx->class_window = o.class_window;
-  ctx->stats.budget_bytes = forward_budget(o);
+  ctx->stats.budget_bytes = o.forward_budget_bytes;
   if (o.progress_thread) rt::check_progress_thread_allowed();
 }
 
@@ -126,7 +126,7 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
   // waiting in a collective the others skipped.
   const rt::Verdict local = rt::verdict([&] {
     if (!topology) throw Failure(OPTIQ_ERR_ARG, "no topology given");
-    configure(ctx, topology, o);
+    configure(ctx, topology, o, size);
   });
   rt::Comms& c = ctx->comms;
   c.rank = rank;
@@ -149,8 +149,8 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
     int flag = 0;
     MPI_Comm_get_attr(c.data, MPI_TAG_UB, &tag_ub, &flag);
     ctx->setup.schedule.max_tag = flag ? *tag_ub : 32767;
-    ctx->transport = o.transport == OPTIQ_TRANSPORT_RMA ? rt::make_rma_transport(c, forward_budget(o))
-                                                        : rt::make_p2p_transport(c, forward_budget(o));
+    ctx->transport = o.transport == OPTIQ_TRANSPORT_RMA ? rt::make_rma_transport(c, o.forward_budget_bytes)
+                                                        : rt::make_p2p_transport(c, o.forward_budget_bytes);
     ctx->stats.reserved_bytes = ctx->transport->reserved();
     if (o.progress_thread) ctx->progress_thread = std::make_unique<rt::ProgressThread>(ctx);
     ctx->ready = true;
