@@ -30,7 +30,7 @@ std::uint64_t arguments_of(const char* topology, const optiq_options& o, int siz
   return rt::fingerprint(texts);
 }
 
-void configure(optiq_context* ctx, const char* topology, const optiq_options& o, int size) {
+void configure(optiq_context* ctx, const char* topology, const optiq_options& o) {
   try {
     ctx->topo = rt::shared_network(topology);
     ctx->routing = make_routing(o.routing ? o.routing : ctx->topo->default_routing(), *ctx->topo);
@@ -126,7 +126,7 @@ int optiq_create(MPI_Comm comm, const char* topology, const optiq_options* optio
   // waiting in a collective the others skipped.
   const rt::Verdict local = rt::verdict([&] {
     if (!topology) throw Failure(OPTIQ_ERR_ARG, "no topology given");
-    configure(ctx, topology, o, size);
+    configure(ctx, topology, o);
   });
   rt::Comms& c = ctx->comms;
   c.rank = rank;
