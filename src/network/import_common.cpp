@@ -50,9 +50,19 @@ NodeId Fabric::add_switch(const std::string& name) {
 }
 
 std::vector<int> Fabric::components() const {
+  std::vector<char> relays(num_vertices(), switches_.empty());
+  for (NodeId s : switches_) relays[s] = 1;
   graph::UnionFind sets(num_vertices());
-  for (const Cable& c : cables_) sets.unite(c.a, c.b);
-  return graph::components(sets).of;
+  for (const Cable& c : cables_)
+    if (relays[c.a] && relays[c.b]) sets.unite(c.a, c.b);
+  std::vector<int> part = graph::components(sets).of;
+  std::vector<int> under(num_vertices(), -1);  // per host: the part of its first switch
+  for (const Cable& c : cables_)
+    for (const auto& [host, other] : {std::pair{c.a, c.b}, std::pair{c.b, c.a}})
+      if (!relays[host] && relays[other] && under[host] < 0) under[host] = part[other];
+  for (NodeId v = 0; v < num_vertices(); ++v)
+    if (!relays[v]) part[v] = under[v] >= 0 ? under[v] : num_vertices() + v;
+  return part;
 }
 
 // Cable i makes links 2i (a to b) and 2i + 1 (b to a). No hash set of a million link names:

@@ -30,8 +30,10 @@ class Fabric {
   const std::string& name(NodeId v) const { return names_[v]; }
   int num_vertices() const { return static_cast<int>(names_.size()); }
 
-  // A part number per vertex: the parts the cables join (they go both ways, so reaching is
-  // symmetric); a connected network is one part.
+  // A part number per vertex, as routes see the cables: where there are switches, hosts do not
+  // forward (RoutingModel "shortest"), so a host takes the part of the first switch it is cabled
+  // to, a host cabled to none is a part of its own, and a host under two switches joins nothing.
+  // Cables go both ways, so reaching is symmetric; a network every route can cross is one part.
   std::vector<int> components() const;
 
   // Builds with named hosts and the default routing "shortest" (fewest links; on a tree, where

@@ -296,7 +296,8 @@ class Reader {
     for (NodeId v = 1; v < f.num_vertices(); ++v)
       if (part[v] != part[0])
         throw Error(origin_ + ": '" + f.name(0) + "' and '" + f.name(v) +
-                    "' are not joined by any cables (optiq plans on one connected network)");
+                    "' are not joined by any route (no cables, or only through a host, and hosts do not forward; optiq "
+                    "plans on one connected network)");
     return std::move(f).build(spec, origin_);
   }
 

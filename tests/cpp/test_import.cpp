@@ -258,6 +258,10 @@ TEST(SlurmConf, MalformedFilesGetOneLineErrorsWithFileAndLine) {
       {"SwitchName=s0 Nodes=a1\nSwitchName=s1 Nodes=a2\n",
        "t.conf: switches 's0' and 's1' share no common ancestor, so the network is not connected (optiq plans on one "
        "connected network)"},
+      // A host under both switches is no way between them: hosts do not forward.
+      {"SwitchName=s0 Nodes=a[1-2]\nSwitchName=s1 Nodes=a[2-3]\nSwitchName=top Switches=s1\n",
+       "t.conf: switches 's0' and 's1' share no common ancestor, so the network is not connected (optiq plans on "
+       "one connected network)"},
       {"SwitchName=s0 Nodes=a1 LinkSpeed=0\n", "t.conf:1: LinkSpeed must be from 1 to 4294967295, got 0"},
       {"SwitchName=s0 Nodes=a1 LinkSpeed=fast\n", "t.conf:1: LinkSpeed: expected a whole number, got 'fast'"},
       {"SwitchName=s0 Nodes=a1 Nodes=a2\n", "t.conf:1: Nodes is given twice"},
@@ -618,7 +622,20 @@ TEST(Ibnetdiscover, MalformedFilesGetOneLineErrorsWithFileAndLine) {
       {sw + "[2]\t\"H-0000000000000001\"[1]\t\t# \"h1\" lid 3 4xQDR\n" + ca +
            "Ca\t1 \"H-0000000000000002\"\t\t# \"h2\"\n",
        
-       "f: 'h1' and 'h2' are not joined by any cables (optiq plans on one connected network)"},
+       "f: 'h1' and 'h2' are not joined by any route (no cables, or only through a host, and hosts do not forward; "
+       "optiq plans on one connected network)"},
+      // Two switches joined only through a host with a port on each.
+      {sw + "[1]\t\"H-0000000000000001\"[1]\t\t# \"h1\" lid 3 4xQDR\n" +
+           "Switch\t36 \"S-00000000000000a2\"\t\t# \"sw2\" enhanced port 0 lid 2 lmc 0\n" +
+           "[1]\t\"H-0000000000000001\"[2]\t\t# \"h1\" lid 5 4xQDR\n" +
+           "[2]\t\"H-0000000000000003\"[1]\t\t# \"h3\" lid 6 4xQDR\n" +
+           "Ca\t2 \"H-0000000000000001\"\t\t# \"h1\"\n" +
+           "[1](2)\t\"S-00000000000000a1\"[1]\t\t# lid 3 lmc 0 \"sw\" lid 1 4xQDR\n" +
+           "[2](3)\t\"S-00000000000000a2\"[1]\t\t# lid 5 lmc 0 \"sw2\" lid 2 4xQDR\n" +
+           "Ca\t1 \"H-0000000000000003\"\t\t# \"h3\"\n" +
+           "[1](4)\t\"S-00000000000000a2\"[2]\t\t# lid 6 lmc 0 \"sw2\" lid 2 4xQDR\n",
+       "f: 'h1' and 'h3' are not joined by any route (no cables, or only through a host, and hosts do not "
+       "forward; optiq plans on one connected network)"},
   };
   for (const auto& [text, message] : cases) {
     const std::string e = error_of([&] { parse_ibnetdiscover(text, "f", "ibnetdiscover:f"); });

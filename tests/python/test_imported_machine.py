@@ -115,7 +115,7 @@ CA = 'Ca\t1 "H-0000000000000001"\t\t# "h1 mlx5_0"\n'
     ("slurm", "SwitchName=a Switches=b\nSwitchName=b Switches=c\nSwitchName=c Switches=a Nodes=n1\n", 3, "cycle"),
     # A host under no switch: its Ca block lists no cable.
     ("ibnetdiscover", SW + '[2]\t"H-0000000000000001"[1]\t\t# "h1" lid 3 4xQDR\n' + CA
-     + 'Ca\t1 "H-0000000000000002"\t\t# "h2"\n', None, "not joined by any cables"),
+     + 'Ca\t1 "H-0000000000000002"\t\t# "h2"\n', None, "not joined by any route"),
     # Truncated: the switch names a host whose block never comes.
     ("ibnetdiscover", SW + '[2]\t"H-0000000000000001"[1](2) \t\t# "h1 mlx5_0" lid 3 4xQDR\n', 2, "cut short"),
 ])
