@@ -1,7 +1,7 @@
 // Scenarios of the C API on both transports: full all-to-all, zero bytes, self-sends only,
-// tiny chunks, datatypes, repeated calls and the plan cache, ialltoallv overlapped with work,
-// repeated forwarding calls with one rank late, and plan files executed with the application's
-// buffers.
+// tiny chunks, datatypes, deep backlogs of chunks at every holder, repeated calls and the plan
+// cache, ialltoallv overlapped with work, repeated forwarding calls with one rank late, and plan
+// files executed with the application's buffers.
 #include <unistd.h>
 
 #include <cmath>
@@ -59,6 +59,24 @@ void tiny_chunks_and_datatypes(optiq_transport tr, Checker& ck) {
   checked_call(ctx, make_exchange(31, rank, size, 6, {0.8, 90, true}), triple, 31, ck, "contiguous 3 x MPI_SHORT");
   MPI_Type_free(&triple);
   optiq_destroy(&ctx);
+}
+
+// Deep backlogs at every holder: each pair moves up to 1 MiB in chunks of 4 KiB, direct and
+// forwarded, with up to 512 chunks in flight per rank. A receiver on rma keeps at most 256 KiB of
+// gets in flight from one holder, so most announces wait in its per-holder queue and are fetched
+// as earlier gets complete: a queued chunk fetched twice, never, or into another flow's place
+// shows as wrong bytes or a hang.
+void deep_backlogs(optiq_transport tr, Checker& ck) {
+  const int rank = world_rank(), size = world_size();
+  for (const char* planner : {"default", "heu2"}) {
+    optiq_options o = options(planner, tr, 4096);
+    optiq_t ctx;
+    optiq_create(MPI_COMM_WORLD, full_machine(size).c_str(), &o, &ctx);
+    const Exchange x = make_exchange(50, rank, size, 4, {1.0, 1 << 18, false});
+    for (int i = 0; i < 2; ++i)
+      checked_call(ctx, x, MPI_INT, 300 + i, ck, std::string("deep backlogs ") + planner + " " + transport_name(tr));
+    optiq_destroy(&ctx);
+  }
 }
 
 void repeated_calls_and_cache(optiq_transport tr, Checker& ck) {
@@ -369,6 +387,7 @@ int main(int argc, char** argv) {
   for (optiq_transport tr : {OPTIQ_TRANSPORT_P2P, OPTIQ_TRANSPORT_RMA}) {
     full_alltoall_zero_and_self(tr, ck);
     tiny_chunks_and_datatypes(tr, ck);
+    deep_backlogs(tr, ck);
     repeated_calls_and_cache(tr, ck);
     overlap_with_work(tr, ck);
     skewed_repeats(tr, ck);
