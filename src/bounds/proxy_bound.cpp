@@ -139,6 +139,13 @@ class ProxyBound {
 double proxy_lower_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_preload,
                          double forward_bandwidth) {
   if (legs.direct()) return 0;
+  // The argument starts from every job's default route; a job without one (its ends joined only
+  // through an endpoint, which relays in software but not in hardware) leaves nothing to prove.
+  for (const Job& j : jobs) {
+    if (j.bytes <= 0 || j.src == j.dst) continue;
+    const int t = legs.terminal_index(j.dst);
+    if (t < 0 || legs.next(t, j.src) < 0) return 0;
+  }
   return ProxyBound(legs, jobs, link_preload, forward_bandwidth).solve();
 }
 

@@ -27,7 +27,9 @@ class ShortestRouting final : public RoutingModel {
       if (g.head_at(k) == dst) return {g.arc_at(k)};
     const std::vector<int> dist = hops_to(dst, src);
     if (dist[src] < 0)
-      throw Error("no route from vertex " + std::to_string(src) + " to vertex " + std::to_string(dst));
+      throw Error("no route from vertex " + std::to_string(src) + " ('" + net_.vertex_name(src) + "') to vertex " +
+                  std::to_string(dst) + " ('" + net_.vertex_name(dst) + "')" +
+                  (switched_ ? ": not joined through switches (endpoints do not forward in hardware)" : ""));
     LinkPath path;
     for (NodeId v = src; v != dst;) {
       const int k = closer(g, dist, v);

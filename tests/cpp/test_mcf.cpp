@@ -2,11 +2,13 @@
 
 #include "optiq/core/bounds.hpp"
 #include "optiq/core/error.hpp"
+#include "optiq/core/legs.hpp"
 #include "optiq/core/mcf.hpp"
 #include "optiq/core/metrics.hpp"
 #include "optiq/core/plan_io.hpp"
 #include "optiq/core/planner.hpp"
 #include "optiq/core/rng.hpp"
+#include "optiq/core/routing.hpp"
 
 using namespace optiq;
 
@@ -231,4 +233,29 @@ TEST(QuotientBound, NeverAbovePlansAndTightOnMiraSubset) {
   const double q = quotient_lower_bound(mira, jobs, 1e-3);
   EXPECT_GT(q, cut * 1.04);
   EXPECT_LE(q, optimum * (1 + 1e-4));
+}
+
+TEST(Mcf, PlansJobsWhoseEndsOnlyAnEndpointJoins) {
+  // Two switches joined only through endpoint b: a has no default route to c (endpoints do not
+  // forward in hardware), but b relays in software. The proxy bound, which starts from default
+  // routes, has nothing to prove; mcf plans through b, and its bound is still the a -> b link.
+  const Network n = parse_graph_network(
+      R"({"directed": false, "nodes": [{"id": "s0", "kind": "switch"}, {"id": "s1", "kind": "switch"}, {"id": "a", "kind": "endpoint"},
+                    {"id": "b", "kind": "endpoint"}, {"id": "c", "kind": "endpoint"}],
+          "links": [{"source": "s0", "target": "a", "capacity": 1e9}, {"source": "s0", "target": "b", "capacity": 1e9},
+                    {"source": "s1", "target": "b", "capacity": 1e9}, {"source": "s1", "target": "c", "capacity": 1e9}]})",
+      "split.json", "graph:split.json");
+  const auto routing = make_routing(n.default_routing(), n);
+  const NodeId a = 2, c = 4;  // vertices in file order
+  EXPECT_THROW(routing->route(a, c), Error);
+  const Bytes bytes = 8 << 20;
+  const std::vector<Job> jobs{{a, c, bytes}};
+  const Legs legs(n, *routing);
+  EXPECT_EQ(proxy_lower_bound(legs, jobs), 0.0);
+  PlannerOptions o;
+  const PlanResult r = plan_mcf(n, *routing, jobs, o);
+  validate_plan(r.plan, n);
+  const double alone = static_cast<double>(bytes) / 1e9;  // every path leaves a by its one link
+  EXPECT_NEAR(compute_metrics(r.plan, n).predicted_seconds, alone, 1e-9 * alone);
+  EXPECT_LE(r.bound_seconds, alone * (1 + 1e-12));
 }
