@@ -238,7 +238,9 @@ def test_one_sided_forwarders_pass_chunks_on_while_they_copy():
     """A forwarder with a backlog copies chunk after chunk. Under rma each chunk leaves with an
     announce and arrives by a get the forwarder itself issues: if both waited for the end of the
     backlog, the chains behind the forwarder would stall (before the transport's progress
-    between copies, this run took rma 1.49x p2p's time; after it, 1.01x)."""
+    between copies, this run took rma 1.49x p2p's time; after it, 1.01x). Since gets wait in a
+    per-holder queue (at most 256 KiB in flight), those that queue behind a forwarder's backlog
+    start only at its next poll: 1.05x here, with copies at 1 GB/s."""
     from optiq.simulation.experiment import Setup, simulate
 
     runs = {}
@@ -247,7 +249,7 @@ def test_one_sided_forwarders_pass_chunks_on_while_they_copy():
         (run,) = [r for r in simulate(setup, ["mcf"]) if r["planner"] == "mcf"]
         assert run["verified"] is True and run["forwarded_bytes"] > 0
         runs[transport] = run["simulated_seconds"]
-    assert runs["rma"] <= 1.05 * runs["p2p"]
+    assert runs["rma"] <= 1.1 * runs["p2p"]
 
 
 def test_plan_files_state_their_prediction_and_both_dispatches_deliver(optiq_cli, tmp_path):
