@@ -406,7 +406,7 @@ def write_report(results: Path) -> None:
                                          "Chunk 0 is the runtime's automatic choice (at most 32 KiB). Both transports "
                                          "ran disjoint with it, and overlap and subset with 128 KiB chunks (`--chunk "
                                          "128KiB`, a quarter of the messages): a 1024-node rma run with the automatic "
-                                         "chunk takes about an hour of wall clock per planner beside other work. "
+                                         "chunk takes half an hour to an hour of wall clock per planner beside other work (the wall s column). "
                                          "Rows with a "
                                          "start_dst ran overlap with its destinations starting at that node "
                                          "(`--start-dst`), so that they no longer line up with the sources' blocks."), doc)
