@@ -253,7 +253,7 @@ class Rma final : public Transport {
     }
     Upstream& u = upstreams_[upstream];
     if (u.in_flight < kGetBytesPerUpstream) {
-      get(upstream, dest, e);
+      get(upstream, u, dest, e);
     } else {
       u.waiting.push_back({dest, e});
       ++waiting_;
@@ -266,18 +266,18 @@ class Rma final : public Transport {
     if (waiting_ == 0) return;
     for (auto& [upstream, u] : upstreams_)
       while (u.in_flight < kGetBytesPerUpstream && !u.waiting.empty()) {
-        get(upstream, u.waiting.front().dest, u.waiting.front().e);
+        get(upstream, u, u.waiting.front().dest, u.waiting.front().e);
         u.waiting.pop_front();
         --waiting_;
       }
   }
 
-  void get(Rank upstream, char* dest, const AvailEntry& e) {
+  void get(Rank upstream, Upstream& u, char* dest, const AvailEntry& e) {
     MPI_Request r;
     MPI_Rget(dest, static_cast<int>(e.len), MPI_BYTE, upstream, static_cast<MPI_Aint>(e.address),
              static_cast<int>(e.len), MPI_BYTE, win_, &r);
     gets_.add(r, {upstream, e.tag, e.slot, e.index, static_cast<Bytes>(e.len), e.id});
-    upstreams_[upstream].in_flight += e.len;
+    u.in_flight += e.len;
   }
 
   const Comms& comms_;
