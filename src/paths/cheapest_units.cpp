@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <map>
 
@@ -57,17 +58,29 @@ Contraction contract(const graph::Csr& g, const std::vector<std::uint32_t>& unit
   return Contraction{c.of, c.count, graph::Csr(c.count, q.to, q.from), std::move(weight)};
 }
 
-// What every search of one call reads: the graph, weights, coordinates
-// (one row per node, so the hop bound of a node costs one cache line) and the contraction.
+// One out-arc as the search reads it: its head, its link and the link's weight side by side,
+// so that relaxing a node's arcs reads one run of memory instead of three arrays.
+struct Arc {
+  NodeId head;
+  LinkId link;
+  std::uint32_t units;
+};
+
+// What every search of one call reads: the graph with its weights, per node whether it
+// forwards, its coordinates and its contracted component (one record per node, so the bound
+// of a node costs one cache line), and the contraction.
 struct Shared {
   const Network& topo;
   const graph::Csr& g;
-  const std::vector<std::uint32_t>& units;
   const Contraction& con;
   std::uint32_t lightest;
-  const TorusShape* torus;          // null: no coordinate part in the potential
-  std::vector<std::uint8_t> coord;  // node * dims + dim, with the torus hint
+  const TorusShape* torus;  // null: no coordinate part in the potential
   int hop_shift;
+  std::vector<int> first;   // per node: its arcs are arcs[first[v], first[v + 1])
+  std::vector<Arc> arcs;
+  std::vector<char> forwards;  // per node: may_forward
+  int row = 0;                 // bytes per node in `nodes`
+  std::vector<std::uint8_t> nodes;  // per node: its coordinates (with the torus hint), then its component
 };
 
 class UnitSearch {
@@ -97,13 +110,12 @@ class UnitSearch {
       closed_[v] = stamp_;
       ++settled;
       if (wanted_[v] == stamp_) --remaining;
-      if (v != src && !sh_.topo.may_forward(v)) continue;  // only endpoints forward
+      if (v != src && !sh_.forwards[v]) continue;  // only endpoints forward
       const Key gv = nv.g;
-      for (int i = sh_.g.out_begin(v); i < sh_.g.out_end(v); ++i) {
-        const NodeId w = sh_.g.head_at(i);
-        if (closed_[w] == stamp_) continue;
-        const LinkId l = sh_.g.arc_at(i);
-        reach(w, gv + (static_cast<Key>(sh_.units[l]) << shift) + 1, l);
+      for (int i = sh_.first[v]; i < sh_.first[v + 1]; ++i) {
+        const Arc& a = sh_.arcs[i];
+        if (closed_[a.head] == stamp_) continue;
+        reach(a.head, gv + (static_cast<Key>(a.units) << shift) + 1, a.link);
       }
     }
     for (NodeId t : targets) {
@@ -135,10 +147,12 @@ class UnitSearch {
   void reach(NodeId v, Key g, LinkId via) {
     Node& nv = node_[v];
     if (nv.seen != stamp_) {
-      const std::uint8_t* c = sh_.coord.data() + static_cast<std::size_t>(v) * dims_;  // no coordinates without the hint
+      const std::uint8_t* c = sh_.nodes.data() + static_cast<std::size_t>(v) * sh_.row;  // no coordinates without the hint
       Key hops = 0;
       for (int d = 0; d < dims_; ++d) hops += table_[d][c[d]];
-      const Key to_comp = comp_dist_[sh_.con.comp[v]];
+      std::int32_t comp;
+      std::memcpy(&comp, c + sh_.row - sizeof comp, sizeof comp);
+      const Key to_comp = comp_dist_[comp];
       if (to_comp == kNoKey) return;  // no target reachable from here
       nv.h = (std::max(to_comp, hops * sh_.lightest) << sh_.hop_shift) + hops;
       nv.g = kNoKey;
@@ -159,7 +173,7 @@ class UnitSearch {
       auto& t = table_[d];
       std::fill(t.begin(), t.end(), std::numeric_limits<std::uint16_t>::max());
       for (NodeId x : targets) {
-        const int cx = sh_.coord[static_cast<std::size_t>(x) * dims_ + d];
+        const int cx = sh_.nodes[static_cast<std::size_t>(x) * sh_.row + d];
         for (int c = 0; c < static_cast<int>(t.size()); ++c)
           t[c] = std::min<std::uint16_t>(t[c], static_cast<std::uint16_t>(sh_.torus->ring_distance(d, c, cx)));
       }
@@ -219,12 +233,25 @@ CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& 
   const detail::SourceGroups groups(by_source.begin(), by_source.end());
   const graph::Csr& g = topo.graph();
   const Contraction con = contract(g, units, std::max(1, max_components));
-  Shared shared{topo, g, units, con, lightest,
-                topo.torus(), {}, 1};
-  if (const TorusShape* t = topo.torus()) {
-    shared.coord.resize(static_cast<std::size_t>(topo.num_vertices()) * t->dims());
-    for (NodeId v = 0; v < topo.num_vertices(); ++v)
-      for (int d = 0; d < t->dims(); ++d) shared.coord[static_cast<std::size_t>(v) * t->dims() + d] = static_cast<std::uint8_t>(t->coord(v, d));
+  Shared shared{topo, g, con, lightest, topo.torus(), 1, {}, {}, {}, 0, {}};
+  const int n = topo.num_vertices();
+  shared.first.resize(static_cast<std::size_t>(n) + 1);
+  shared.arcs.reserve(static_cast<std::size_t>(g.arcs()));
+  shared.forwards.resize(n);
+  for (NodeId v = 0; v < n; ++v) {
+    shared.first[v] = static_cast<int>(shared.arcs.size());
+    for (int i = g.out_begin(v); i < g.out_end(v); ++i) shared.arcs.push_back({g.head_at(i), g.arc_at(i), units[g.arc_at(i)]});
+    shared.forwards[v] = topo.may_forward(v);
+  }
+  shared.first[n] = static_cast<int>(shared.arcs.size());
+  const int dims = topo.torus() ? topo.torus()->dims() : 0;
+  shared.row = (dims + 3) / 4 * 4 + 4;  // coordinates padded to the component's alignment
+  shared.nodes.assign(static_cast<std::size_t>(n) * shared.row, 0);
+  for (NodeId v = 0; v < n; ++v) {
+    std::uint8_t* row = shared.nodes.data() + static_cast<std::size_t>(v) * shared.row;
+    for (int d = 0; d < dims; ++d) row[d] = static_cast<std::uint8_t>(topo.torus()->coord(v, d));
+    const std::int32_t comp = con.comp[v];
+    std::memcpy(row + shared.row - sizeof comp, &comp, sizeof comp);
   }
   while ((Key{1} << shared.hop_shift) <= static_cast<Key>(topo.num_vertices())) ++shared.hop_shift;
 
