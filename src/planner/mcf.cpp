@@ -398,10 +398,9 @@ class McfRun {
   // the busiest link for the others: these moves use the sharpest one.
   void make_practical() {
     eta_ = eta_max_;
-    bool removed = false;
     for (int round = 0; round < kPracticalRounds && U_ > 0; ++round) {
       loads_.set_reference(eta_, U_);
-      removed = false;
+      bool removed = false;
       for (std::size_t a = 0; a < active_.size(); ++a) removed = give_away_small_paths(a) || removed;
       for (int sweep = 0; sweep < kPracticalSweeps; ++sweep)
         for (std::size_t a = 0; a < active_.size(); ++a) {
@@ -411,12 +410,12 @@ class McfRun {
       U_ = loads_.max_utilisation();
       if (!removed) break;
     }
-    // Out of rounds while paths were still going: the last sweeps shrank some below the
-    // minimum again. They give their flow to their job's cheapest path here, rather than to
-    // its largest in whole bytes, which ignores the loads (fat-tree 9,216 permutation: 36
-    // such paths cost the plan 0.4%); then sweeps that leave no path below the minimum
-    // rebalance what that moved (the give-away alone cost 0.3%).
-    if (removed && U_ > 0) {
+    // The last round's sweeps may have shrunk paths below the minimum again (always so where
+    // the rounds ran out while paths were still going). They give their flow to their job's
+    // cheapest path here, rather than to its largest in whole bytes, which ignores the loads
+    // (fat-tree 9,216 permutation: 36 such paths cost the plan 0.4%); then sweeps that leave
+    // no path below the minimum rebalance what that moved (the give-away alone cost 0.3%).
+    if (U_ > 0 && impractical_paths_left()) {
       loads_.set_reference(eta_, U_);
       for (std::size_t a = 0; a < active_.size(); ++a) give_away_small_paths(a);
       for (int sweep = 0; sweep < kFinalSweeps; ++sweep) {
@@ -429,6 +428,16 @@ class McfRun {
       }
       U_ = loads_.max_utilisation();
     }
+  }
+
+  bool impractical_paths_left() const {
+    for (const auto& set : flows_) {
+      if (set.size() <= 1) continue;
+      if (o_.max_paths > 0 && static_cast<int>(set.size()) > o_.max_paths) return true;
+      for (const PathFlow& f : set)
+        if (f.x < static_cast<double>(o_.min_path_bytes)) return true;
+    }
+    return false;
   }
 
   // Smallest first, so the larger paths left absorb them. True if a path went.
