@@ -71,8 +71,8 @@ constexpr double kStall = 0.05;
 // sweeps after each.
 constexpr int kPracticalRounds = 20;
 constexpr int kPracticalSweeps = 3;
-// Sweeps after the last round where paths were still going, moves kept from leaving any path
-// below the minimum.
+// Sweeps after the rounds where they left paths below the minimum (make_practical), with moves
+// kept from leaving any path below it.
 constexpr int kFinalSweeps = 10;
 
 // Pricing on an overlay (chains of default routes) searches the chains through at most one
