@@ -21,7 +21,7 @@ struct PathFlow {
 class Loads {
  public:
   Loads(const Network& topo, double forward_bandwidth, const std::vector<double>& preload)
-      : topo_(topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
+      : topo_(&topo), fwd_cap_(forward_bandwidth), link_(topo.num_links(), 0.0),
         node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
     for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
     if (!preload.empty()) link_ = preload;
@@ -30,7 +30,7 @@ class Loads {
   void add(const LinkPath& p, double x) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       link_[p[i]] += x;
-      if (fwd_cap_ > 0 && i > 0 && relays_in_software(topo_, topo_.link_src(p[i]))) node_[topo_.link_src(p[i])] += x;
+      if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) node_[topo_->link_src(p[i])] += x;
     }
   }
   double capacity(LinkId l) const { return cap_[l]; }  // 0 for slots without a link
@@ -51,8 +51,8 @@ class Loads {
     for (std::size_t i = 0; i < p.size(); ++i) {
       const double c = cap_[p[i]], g = link_g(p[i]);
       d += g / c, h += g / (c * c);
-      if (fwd_cap_ > 0 && i > 0 && relays_in_software(topo_, topo_.link_src(p[i]))) {
-        const double gv = node_g(topo_.link_src(p[i]));
+      if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) {
+        const double gv = node_g(topo_->link_src(p[i]));
         d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
       }
     }
@@ -61,7 +61,7 @@ class Loads {
   double forward_capacity() const { return fwd_cap_; }
 
  private:
-  const Network& topo_;
+  const Network* topo_;  // a pointer: a run saves and puts back its loads whole
   double fwd_cap_;
   std::vector<double> link_, node_;
   std::vector<double> cap_;  // per link, looked up often enough to keep at hand

@@ -112,7 +112,8 @@ def test_practical_limits_hold_and_their_cost_is_reported():
             assert 1 <= len(jp.paths) <= 2
             assert all(p.bytes >= 1 << 20 for p in jp.paths) or len(jp.paths) == 1
         assert r.metrics.link_bytes_max >= free["optimal"].bound * (1 - 1e-9)
-        assert r.extra["constraint_cost"] >= -1e-9
+        # Whole bytes may round a busiest link's load down by a byte or so: 1e-7 of 8 MiB.
+        assert r.extra["constraint_cost"] >= -1e-6
         assert r.gap >= 0
 
 
@@ -128,6 +129,25 @@ def test_mcf_whole_bytes_keep_the_flow_where_small_paths_keep_coming_back(patter
     assert all(p.bytes >= smallest for jp in r.plan.jobs for p in jp.paths if len(jp.paths) > 1)
     flow = r.extra["flow_seconds"]
     assert r.metrics.predicted_seconds <= flow * (1 + 1e-4)
+
+
+def test_mcf_ends_by_sweeps_where_they_certify_and_otherwise_plans_as_without():
+    # On the disjoint pattern, sharpening by sweeps alone (no pricing) at the first dear round
+    # already brings the flow within a quarter of epsilon of the cut: the run ends there,
+    # rounds earlier, with the optimum. On subset the sweeps fall short and the run must go on
+    # to the plan it makes without them (checked against the bound it certifies).
+    topo = optiq.parse_network("mira:4096")
+    routing = optiq.make_routing("bgq", topo)
+    options = PlannerOptions()
+    for pattern, rounds in (("disjoint", 20), ("subset", 30)):
+        jobs = optiq.assign_sizes(optiq.named_pattern(pattern, topo.num_endpoints), "8MiB")
+        r = run_planners(Workload(topo, routing, jobs, pattern), ["mcf"], options)[0]
+        if pattern == "disjoint":
+            assert r.extra["iterations"] <= rounds
+            assert r.gap <= options.epsilon / 4
+        else:
+            assert r.extra["iterations"] > rounds
+            assert r.gap <= options.epsilon
 
 
 def _fattree(pattern):
