@@ -91,7 +91,7 @@ constexpr std::size_t kChainSearchExpansions = 16;
 // kTrialTarget * epsilon of the bound; otherwise the flow is put back and the run goes on.
 // Mira 49,152 disjoint: 0.27% in 16-18 s, where the middle pricing rounds took 33 s to 0.22%.
 // Where it fails (the bound still low, or the paths not yet found: Mira 49,152 overlap and
-// subset) it costs about 2 s. Retrying at sharper potentials failed there too (5-7% above the
+// subset) it costs about 3 s. Retrying at sharper potentials failed there too (5-7% above the
 // bound of the moment), each at that price (bench/results/mcf_profile.md).
 constexpr double kTrialFromEta = 3.0;
 constexpr double kTrialSharpen = 1.05;
