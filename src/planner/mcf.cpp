@@ -265,10 +265,7 @@ class McfRun {
     while (eta_ < eta_max_) {
       eta_ = std::min(eta_max_, eta_ * kTrialSharpen);
       loads_.set_reference(eta_, U_);
-      for (std::size_t a = 0; a < active_.size(); ++a) {
-        rebalance(a, cheapest_own(a));
-        drop_empty(a);
-      }
+      sweep();
       U_ = loads_.max_utilisation();
     }
     if (U_ <= (1.0 + kTrialTarget * o_.epsilon) * best_bound_) return true;
@@ -412,6 +409,14 @@ class McfRun {
     }
   }
 
+  // Every job moves flow onto its currently cheapest path (rebalance's `keep` for all).
+  void sweep(double keep = 0) {
+    for (std::size_t a = 0; a < active_.size(); ++a) {
+      rebalance(a, cheapest_own(a), keep);
+      drop_empty(a);
+    }
+  }
+
   std::size_t cheapest_own(std::size_t a) const {
     std::size_t b = 0;
     double best = INFINITY;
@@ -440,11 +445,7 @@ class McfRun {
       loads_.set_reference(eta_, U_);
       bool removed = false;
       for (std::size_t a = 0; a < active_.size(); ++a) removed = give_away_small_paths(a) || removed;
-      for (int sweep = 0; sweep < kPracticalSweeps; ++sweep)
-        for (std::size_t a = 0; a < active_.size(); ++a) {
-          rebalance(a, cheapest_own(a));
-          drop_empty(a);
-        }
+      for (int s = 0; s < kPracticalSweeps; ++s) sweep();
       U_ = loads_.max_utilisation();
       if (!removed) break;
     }
@@ -456,13 +457,10 @@ class McfRun {
     if (U_ > 0 && impractical_paths_left()) {
       loads_.set_reference(eta_, U_);
       for (std::size_t a = 0; a < active_.size(); ++a) give_away_small_paths(a);
-      for (int sweep = 0; sweep < kFinalSweeps; ++sweep) {
+      for (int s = 0; s < kFinalSweeps; ++s) {
         U_ = loads_.max_utilisation();
         loads_.set_reference(eta_, U_);
-        for (std::size_t a = 0; a < active_.size(); ++a) {
-          rebalance(a, cheapest_own(a), o_.min_path_bytes);
-          drop_empty(a);
-        }
+        sweep(o_.min_path_bytes);
       }
       U_ = loads_.max_utilisation();
     }
