@@ -88,11 +88,14 @@ constexpr std::size_t kChainSearchExpansions = 16;
 // Once the potential is past its smooth phase, before the first pricing round the last one
 // predicts to be dear, the run tries once to sharpen by sweeps alone (kTrialSharpen per sweep
 // up to full sharpness, no pricing) and ends there if that brings the flow within
-// kTrialTarget * epsilon of the bound; otherwise the flow is put back and the run goes on.
-// Mira 49,152 disjoint: 0.27% in 16-18 s, where the middle pricing rounds took 33 s to 0.22%.
-// Where it fails (the bound still low, or the paths not yet found: Mira 49,152 overlap and
-// subset) it costs about 3 s. Retrying at sharper potentials failed there too (5-7% above the
-// bound of the moment), each at that price (bench/results/mcf_profile.md).
+// kTrialTarget * epsilon of the bound. Failing that, the sharp flow's bottlenecks rank the
+// quotient bound and pick the relaxations' hot links; if the flow is then within epsilon of the
+// bound, pricing rounds at full sharpness and the practical ending follow, and the run ends if
+// they reach kTrialTarget * epsilon. Otherwise flow and schedule are put back (the bounds stay).
+// Mira 49,152: disjoint ends after the sweeps (0.27% in 16-18 s where the middle pricing rounds
+// took 33 s to 0.22%); overlap after the sharp rounds (0.46% in 17-19 s instead of 0.55% in
+// 32-35 s); subset falls short (3.3% above the quotient bound) and goes on, with the quotient
+// solved earlier. Retrying at sharper potentials fell short too (bench/results/mcf_profile.md).
 constexpr double kTrialFromEta = 3.0;
 constexpr double kTrialSharpen = 1.05;
 constexpr double kTrialTarget = 0.25;
@@ -120,13 +123,13 @@ class McfRun {
       result_.extras["iterations"] = it;
       loads_.set_reference(eta_, U_);
       std::fill(fresh_.begin(), fresh_.end(), 0);
-      if (it >= next_price_ && (sharpened_by_sweeps() || price(it))) break;
+      if (it >= next_price_ && (sharpened_by_sweeps(it) || price(it))) break;
       update();
       U_ = loads_.max_utilisation();
       eta_ = std::min(eta_max_, eta_ * kSharpen);
     }
     result_.bound_seconds = std::min(best_bound_, U_);
-    make_practical();
+    if (!practical_done_) make_practical();
     const double flow_seconds = U_;
     result_.extras["flow_seconds"] = flow_seconds;
     round_to_bytes();
@@ -197,6 +200,7 @@ class McfRun {
       auto& win = windows_[source_index++ % window_count];
       win.insert(win.end(), members.begin(), members.end());
     }
+    stop_epsilon_ = o_.epsilon;
     price_every_ = by_source_.size() > kEveryIterationSources ? 2 : 1;
     fresh_.assign(active_.size(), 0);
     fresh_path_.assign(active_.size(), {});
@@ -240,7 +244,7 @@ class McfRun {
     try_quotient_bound();
     try_relaxed_bounds();
     if (o_.progress) o_.progress("mcf", static_cast<std::size_t>(it), static_cast<std::size_t>(o_.mcf_iterations));
-    if (U_ <= (1.0 + o_.epsilon) * best_bound_) return true;
+    if (U_ <= (1.0 + stop_epsilon_) * best_bound_) return true;
     // Fully sharpened and no longer improving: what remains of the gap is the bound's, and
     // more rounds would not close it.
     if (eta_ >= eta_max_ && U_ > (1.0 - kStall * o_.epsilon) * last_priced_U_) {
@@ -253,9 +257,9 @@ class McfRun {
   }
 
   // The trial of sharpening by sweeps instead of pricing (kTrialFromEta): true if it certified
-  // and the flow is kept; otherwise flow and loads are put back exactly, so the run goes on as
-  // if it had not tried.
-  bool sharpened_by_sweeps() {
+  // and the flow is kept; otherwise flow, loads and schedule are put back exactly and the run
+  // goes on as without the trial, except that the bounds it proved stay (so it may end sooner).
+  bool sharpened_by_sweeps(int& it) {
     if (!unit_pricing_ || last_round_cheap_ || eta_ < kTrialFromEta || eta_ >= eta_max_ || tried_sweeps_)
       return false;
     tried_sweeps_ = true;
@@ -269,8 +273,51 @@ class McfRun {
       U_ = loads_.max_utilisation();
     }
     if (U_ <= (1.0 + kTrialTarget * o_.epsilon) * best_bound_) return true;
+    if (finished_sharp(it)) return true;
     flows_ = saved_flows, loads_ = saved_loads;
     eta_ = saved_eta, U_ = saved_U;
+    return false;
+  }
+
+  // After the trial's sweeps: the bound the sharp flow's bottlenecks point to (the quotient
+  // its loads rank, relaxations over its hot links), then, if the flow is within epsilon of
+  // it, pricing rounds at full sharpness and the practical ending. True if that ends within
+  // kTrialTarget * epsilon of the bound (or certified so before the practical ending);
+  // otherwise the schedule is put back, and the caller puts back the flow.
+  bool finished_sharp(int& it) {
+    const int saved_it = it, saved_next_price = next_price_, saved_relax_wait = relax_wait_,
+              saved_relax_backoff = relax_backoff_;
+    const double saved_last_priced_U = last_priced_U_;
+    const std::size_t saved_rounds = rounds_;
+    const bool saved_cheap = last_round_cheap_, saved_certify = certify_next_;
+    stop_epsilon_ = kTrialTarget * o_.epsilon;  // the bounds are tried up to this gap
+    loads_.set_reference(eta_, U_);
+    try_quotient_bound();
+    relax_wait_ = 0;
+    try_relaxed_bounds();
+    if (U_ <= (1.0 + o_.epsilon) * best_bound_) {
+      last_priced_U_ = INFINITY;
+      bool certified = false;
+      // The main loop's iterations, at full sharpness, starting with a pricing round in this one.
+      for (bool first = true; first || it < o_.mcf_iterations; first = false) {
+        if (!first) result_.extras["iterations"] = ++it;
+        loads_.set_reference(eta_, U_);
+        std::fill(fresh_.begin(), fresh_.end(), 0);
+        if ((first || it >= next_price_) && price(it)) {
+          certified = U_ <= (1.0 + stop_epsilon_) * best_bound_;
+          break;
+        }
+        update();
+        U_ = loads_.max_utilisation();
+      }
+      make_practical();
+      if (certified || U_ <= (1.0 + stop_epsilon_) * best_bound_) return practical_done_ = true;
+    }
+    stop_epsilon_ = o_.epsilon;
+    it = saved_it, next_price_ = saved_next_price, relax_wait_ = saved_relax_wait, relax_backoff_ = saved_relax_backoff;
+    last_priced_U_ = saved_last_priced_U, rounds_ = saved_rounds;
+    last_round_cheap_ = saved_cheap, certify_next_ = saved_certify;
+    result_.extras["iterations"] = it;
     return false;
   }
 
@@ -340,9 +387,10 @@ class McfRun {
   }
 
   // The quotient bound does not depend on the flow: solved once, when the flow shows which
-  // dimensions' links are the bottlenecks (they rank the candidate quotients).
+  // dimensions' links are the bottlenecks (they rank the candidate quotients): once the
+  // potential is sharp, or at the trial of sweeps, whose flow is.
   void try_quotient_bound() {
-    if (quotient_tried_ || eta_ < kQuotientFromEta || U_ <= (1.0 + o_.epsilon) * best_bound_) return;
+    if (quotient_tried_ || eta_ < kQuotientFromEta || U_ <= (1.0 + stop_epsilon_) * best_bound_) return;
     quotient_tried_ = true;
     std::vector<double> score(topo_.num_links(), 0.0);
     for (LinkId l = 0; l < topo_.num_links(); ++l)
@@ -354,7 +402,7 @@ class McfRun {
   // Relaxations that fail to raise the bound are retried ever more rarely: on large networks
   // each costs seconds once the hot links split it into few components.
   void try_relaxed_bounds() {
-    if (!(eta_ >= kRelaxFromEta && U_ > (1.0 + o_.epsilon) * best_bound_ && relax_wait_-- <= 0)) return;
+    if (!(eta_ >= kRelaxFromEta && U_ > (1.0 + stop_epsilon_) * best_bound_ && relax_wait_-- <= 0)) return;
     const double before = best_bound_;
     std::vector<char> hot(topo_.num_links(), 0);
     for (double fraction : kHotFractions) {
@@ -542,6 +590,8 @@ class McfRun {
   int next_price_ = 1;
   bool last_round_cheap_ = true;
   bool tried_sweeps_ = false;
+  bool practical_done_ = false;
+  double stop_epsilon_ = 0;
   bool quotient_tried_ = false;
   int relax_wait_ = 0, relax_backoff_ = 0;  // pricing rounds to skip relaxations for, and the next such pause
 };
