@@ -15,9 +15,6 @@ namespace optiq {
 
 namespace {
 
-// Rounds of the small solver per quotient.
-constexpr int kFineRounds = 5000;
-
 // Merged nodes left by keeping the dimensions in `mask`.
 long long quotient_size(const TorusShape& topo, unsigned mask) {
   long long n = 1;
@@ -27,17 +24,17 @@ long long quotient_size(const TorusShape& topo, unsigned mask) {
 }
 
 double bound_keeping(const Network& topo, const std::vector<Job>& jobs, unsigned mask, double tolerance,
-                     int max_components, int max_rounds) {
+                     int max_components, int max_rounds, double beat) {
   std::vector<char> kept(topo.num_links(), 0);
   for (LinkId l = 0; l < topo.num_links(); ++l)
     kept[l] = mask >> topo.torus()->link_dim(l) & 1U;
-  return relaxed_lower_bound(topo, jobs, kept, tolerance, max_components, max_rounds);
+  return relaxed_lower_bound(topo, jobs, kept, tolerance, max_components, max_rounds, beat);
 }
 
 }  // namespace
 
 double quotient_lower_bound(const Network& net, const std::vector<Job>& jobs, double tolerance,
-                            int max_components, const std::vector<double>& link_score, int tries) {
+                            int max_components, const std::vector<double>& link_score, int tries, double beat) {
   if (!(tolerance > 0 && tolerance < 1)) throw Error("quotient bound: tolerance must be in (0, 1)");
   if (!net.torus()) return 0.0;  // quotients by dimension need a torus
   const TorusShape& topo = *net.torus();
@@ -75,7 +72,8 @@ double quotient_lower_bound(const Network& net, const std::vector<Job>& jobs, do
     };
     std::stable_sort(masks.begin(), masks.end(), [&](unsigned a, unsigned b) { return kept_score(a) > kept_score(b); });
     for (std::size_t i = 0; i < masks.size() && i < static_cast<std::size_t>(tries); ++i)
-      best = std::max(best, bound_keeping(net, jobs, masks[i], tolerance, max_components, kFineRounds));
+      best = std::max(best, bound_keeping(net, jobs, masks[i], tolerance, max_components, kRelaxedRounds,
+                                          std::max(beat, best)));
     return best;
   }
   // Without scores a coarse solve ranks the quotients and only the best is solved to the
@@ -83,10 +81,11 @@ double quotient_lower_bound(const Network& net, const std::vector<Job>& jobs, do
   const double coarse = std::max(tolerance, kCoarseTolerance);
   unsigned best_mask = masks.front();
   for (unsigned mask : masks) {
-    const double b = bound_keeping(net, jobs, mask, coarse, max_components, kFineRounds);
+    const double b = bound_keeping(net, jobs, mask, coarse, max_components, kRelaxedRounds, beat);
     if (b > best) best = b, best_mask = mask;
   }
-  if (coarse > tolerance) best = std::max(best, bound_keeping(net, jobs, best_mask, tolerance, max_components, kFineRounds));
+  if (coarse > tolerance)
+    best = std::max(best, bound_keeping(net, jobs, best_mask, tolerance, max_components, kRelaxedRounds, beat));
   return best;
 }
 

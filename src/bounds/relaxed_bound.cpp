@@ -85,7 +85,7 @@ class SmallGraph {
 
 // Max-concurrent-flow bound (seconds) for commodities on a small graph with capacities in
 // bytes/s and demands in bytes.
-double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds) {
+double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds, double beat) {
   const auto& arcs = g.arcs();
   const std::size_t m = arcs.size();
   std::vector<double> load(m, 0.0), w(m, 0.0);
@@ -138,7 +138,7 @@ double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double to
       }
     }
     best = std::max(best, priced / scale);
-    if (U <= (1 + tolerance) * best) break;
+    if (U <= (1 + tolerance) * best || best_flow <= beat) break;
     // A commodity aggregates many jobs and spreads over many paths, so one move per round
     // leaves most of the work to the next (costly) pricing: a few sweeps between a
     // commodity's own paths first cut the rounds needed 5-20x.
@@ -187,7 +187,7 @@ double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double to
 }  // namespace
 
 double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
-                           double tolerance, int max_components, int max_rounds) {
+                           double tolerance, int max_components, int max_rounds, double beat) {
   OPTIQ_CHECK(static_cast<int>(hot.size()) == topo.num_links(), "one hot flag per link");
   if (!(tolerance > 0 && tolerance < 1)) throw Error("relaxed bound: tolerance must be in (0, 1)");
   const graph::Csr& g = topo.graph();
@@ -209,7 +209,7 @@ double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, co
   std::vector<Commodity> goods;
   for (const auto& [st, d] : demand) goods.push_back({st.first, st.second, d});
   SmallGraph small(k, std::move(arcs));
-  return solve_small(small, goods, tolerance, max_rounds);
+  return solve_small(small, goods, tolerance, max_rounds, beat);
 }
 
 }  // namespace optiq

@@ -396,7 +396,7 @@ class McfRun {
     for (LinkId l = 0; l < topo_.num_links(); ++l)
       if (loads_.capacity(l) > 0) score[l] = loads_.link_g(l);
     best_bound_ = std::max(best_bound_, quotient_lower_bound(topo_, active_jobs_, o_.epsilon / 8, kQuotientComponents,
-                                                             score, kQuotientTries));
+                                                             score, kQuotientTries, best_bound_));
   }
 
   // Relaxations that fail to raise the bound are retried ever more rarely: on large networks
@@ -409,7 +409,8 @@ class McfRun {
       for (LinkId l = 0; l < topo_.num_links(); ++l)
         hot[l] = loads_.capacity(l) > 0 && loads_.utilisation(l) >= fraction * U_;
       best_bound_ =
-          std::max(best_bound_, relaxed_lower_bound(topo_, active_jobs_, hot, o_.epsilon / 4, kRelaxComponents));
+          std::max(best_bound_, relaxed_lower_bound(topo_, active_jobs_, hot, o_.epsilon / 4, kRelaxComponents,
+                                                    kRelaxedRounds, best_bound_));
     }
     if (best_bound_ > (1.0 + kRelaxGain * o_.epsilon) * before) {
       relax_backoff_ = 0;

@@ -182,6 +182,26 @@ TEST(RelaxedBound, NeverAbovePlansAndExactWithoutRelaxation) {
   EXPECT_EQ(relaxed_lower_bound(ring, {{0, 3, 1 << 20}}, hot, 1e-3, 1), 0.0);  // too many components
 }
 
+// A bound to beat ends a solve early only where the solve could not beat it: below the
+// relaxation's optimum the answer is the full solve's, to the bit; above it the answer is
+// still a bound (within the tolerance of the full one), never above the bound to beat.
+TEST(RelaxedBound, BoundToBeatChangesNothingTheCallerKeeps) {
+  const Network t = parse_network("mira:1024");
+  const std::vector<Job> jobs = assign_sizes(named_pattern("subset", PatternOptions{1024}), "8MiB", 0);
+  std::vector<char> hot(t.num_links(), 0);
+  for (LinkId l = 0; l < t.num_links(); ++l) hot[l] = t.torus()->link_dim(l) < 3;  // A, B, C kept
+  const double full = relaxed_lower_bound(t, jobs, hot, 1e-3, 2048);
+  ASSERT_GT(full, 0.0);
+  EXPECT_EQ(relaxed_lower_bound(t, jobs, hot, 1e-3, 2048, kRelaxedRounds, full * 0.5), full);
+  EXPECT_EQ(quotient_lower_bound(t, jobs, 1e-3, 2048, std::vector<double>(t.num_links(), 1.0), 2, full * 0.5),
+            quotient_lower_bound(t, jobs, 1e-3, 2048, std::vector<double>(t.num_links(), 1.0), 2));
+  for (double above : {1.01, 2.0, 10.0}) {
+    const double b = relaxed_lower_bound(t, jobs, hot, 1e-3, 2048, kRelaxedRounds, full * above);
+    EXPECT_LE(b, full * (1 + 1e-3)) << above;
+    EXPECT_GT(b, 0.0) << above;
+  }
+}
+
 // On Mira 1024's subset pattern the cut bound is 4.7% below the optimum (15.402 MB on the
 // busiest link, from the exact LP planner); relaxation bounds let mcf certify its plan anyway,
 // without ever passing the optimum.

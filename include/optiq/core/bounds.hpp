@@ -21,8 +21,13 @@ double cut_lower_bound(const Network& topo, const std::vector<Job>& jobs);
 // `tolerance` of its optimum, with a certificate that holds for the network. When `hot` holds
 // the bottleneck links of a near-optimal plan the bound is close to the true optimum. Returns
 // 0 when more than `max_components` components remain; `max_rounds` caps the iterations.
+// With `beat` > 0 (a bound the caller already holds) the solve stops as soon as its own flow
+// shows that the relaxation's optimum lies at or below `beat`: it then returns at most `beat`,
+// which is all a full solve could have told that caller.
+constexpr int kRelaxedRounds = 5000;
 double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, const std::vector<char>& hot,
-                           double tolerance = 1e-3, int max_components = 2000, int max_rounds = 5000);
+                           double tolerance = 1e-3, int max_components = 2000, int max_rounds = kRelaxedRounds,
+                           double beat = 0);
 
 // A relaxation bound (seconds) that needs no plan: nodes agreeing on a subset of the
 // dimensions merge, links of the other dimensions become free, and the smaller torus left is
@@ -30,10 +35,12 @@ double relaxed_lower_bound(const Network& topo, const std::vector<Job>& jobs, co
 // that leave at most `max_components` merged nodes. With `link_score` (one value per link
 // slot, e.g. a plan's link potential) the `tries` subsets whose links score highest are
 // solved; without, every candidate is solved to kCoarseTolerance and the best one again to
-// `tolerance`. 0 when no subset qualifies (e.g. a one-dimensional ring).
+// `tolerance`. 0 when no subset qualifies (e.g. a one-dimensional ring). `beat` as for
+// relaxed_lower_bound.
 constexpr double kCoarseTolerance = 0.02;
 double quotient_lower_bound(const Network& topo, const std::vector<Job>& jobs, double tolerance = 1e-3,
-                            int max_components = 2048, const std::vector<double>& link_score = {}, int tries = 2);
+                            int max_components = 2048, const std::vector<double>& link_score = {}, int tries = 2,
+                            double beat = 0);
 
 // The proxy bound (seconds) for overlays (include/optiq/core/legs.hpp; 0 where every link is a
 // leg): a byte leaves its default route only through a proxy, which it enters and leaves by
