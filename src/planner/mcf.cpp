@@ -44,8 +44,8 @@ constexpr double kHotFractions[] = {0.9, 0.8};
 // links the optimum saturates), on contracted graphs of at most this many components.
 constexpr double kRelaxFromEta = 3.0;
 constexpr int kRelaxComponents = 300;
-// Each is solved to this fraction of epsilon. At 1/20 they prove more on Mira (1,024 overlap
-// 16.015 MB instead of 15.992) but also on dragonflies, where the run then stops sooner with
+// Each is solved to this fraction of epsilon. At 1/20 they prove more on Mira (49,152 overlap
+// 28.223 MB instead of 28.207) but also on dragonflies, where the run then stops sooner with
 // a worse plan (1,024-endpoint permutation: 80.781 ms instead of 80.523, the optimum 80.335).
 constexpr double kRelaxTolerance = 1.0 / 4;
 // A relaxation raising the bound by less than this fraction of epsilon counts as a miss.
@@ -101,8 +101,8 @@ constexpr std::size_t kChainSearchExpansions = 16;
 // bound, pricing rounds at full sharpness and the practical ending follow, and the run ends if
 // they reach kTrialTarget * epsilon. Otherwise flow and schedule are put back (the bounds stay).
 // Mira 49,152: disjoint ends after the sweeps (0.27% in 16-18 s where the middle pricing rounds
-// took 33 s to 0.22%); overlap after the sharp rounds (0.46% in 17-19 s instead of 0.55% in
-// 32-35 s); subset falls short (3.3% above the quotient bound) and goes on, with the quotient
+// took 33 s to 0.22%); overlap after the sharp rounds (17-19 s instead of 32-35 s, a plan of
+// 28.305 MB instead of 28.330); subset falls short (3.1% above the quotient bound) and goes on, with the quotient
 // solved earlier. Retrying at sharper potentials fell short too (bench/results/mcf_profile.md).
 constexpr double kTrialFromEta = 3.0;
 constexpr double kTrialSharpen = 1.05;
