@@ -102,8 +102,9 @@ constexpr std::size_t kChainSearchExpansions = 16;
 // they reach kTrialTarget * epsilon. Otherwise flow and schedule are put back (the bounds stay).
 // Mira 49,152: disjoint ends after the sweeps (0.27% in 16-18 s where the middle pricing rounds
 // took 33 s to 0.22%); overlap after the sharp rounds (17-19 s instead of 32-35 s, a plan of
-// 28.305 MB instead of 28.330); subset falls short (3.1% above the quotient bound) and goes on, with the quotient
-// solved earlier. Retrying at sharper potentials fell short too (bench/results/mcf_profile.md).
+// 28.305 MB instead of 28.330); subset falls short (3.1% above the quotient bound) and goes
+// on, with the quotient solved earlier. Retrying at sharper potentials fell short too
+// (bench/results/mcf_profile.md).
 constexpr double kTrialFromEta = 3.0;
 constexpr double kTrialSharpen = 1.05;
 constexpr double kTrialTarget = 0.25;
@@ -403,8 +404,8 @@ class McfRun {
     std::vector<double> score(topo_.num_links(), 0.0);
     for (LinkId l = 0; l < topo_.num_links(); ++l)
       if (loads_.capacity(l) > 0) score[l] = loads_.link_g(l);
-    best_bound_ = std::max(best_bound_, quotient_lower_bound(topo_, active_jobs_, kQuotientTolerance * o_.epsilon, kQuotientComponents,
-                                                             score, kQuotientTries, best_bound_));
+    best_bound_ = std::max(best_bound_, quotient_lower_bound(topo_, active_jobs_, kQuotientTolerance * o_.epsilon,
+                                                             kQuotientComponents, score, kQuotientTries, best_bound_));
   }
 
   // Relaxations that fail to raise the bound are retried ever more rarely: on large networks
@@ -416,9 +417,8 @@ class McfRun {
     for (double fraction : kHotFractions) {
       for (LinkId l = 0; l < topo_.num_links(); ++l)
         hot[l] = loads_.capacity(l) > 0 && loads_.utilisation(l) >= fraction * U_;
-      best_bound_ =
-          std::max(best_bound_, relaxed_lower_bound(topo_, active_jobs_, hot, kRelaxTolerance * o_.epsilon, kRelaxComponents,
-                                                    kRelaxedRounds, best_bound_));
+      best_bound_ = std::max(best_bound_, relaxed_lower_bound(topo_, active_jobs_, hot, kRelaxTolerance * o_.epsilon,
+                                                            kRelaxComponents, kRelaxedRounds, best_bound_));
     }
     if (best_bound_ > (1.0 + kRelaxGain * o_.epsilon) * before) {
       relax_backoff_ = 0;
