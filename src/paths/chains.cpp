@@ -9,6 +9,7 @@
 #include "optiq/core/error.hpp"
 #include "optiq/core/graph/dijkstra.hpp"
 #include "optiq/core/graph/parallel.hpp"
+#include "paths/fat_tree_chains.hpp"
 
 namespace optiq::detail {
 
@@ -80,8 +81,8 @@ struct SourceCosts {
 class ChainPricer {
  public:
   ChainPricer(const Legs& legs, const std::vector<double>& lw, const std::vector<double>& nw,
-              const SourceCosts* shared = nullptr)
-      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), shared_(shared), phys_(net_.num_vertices()) {
+              const SourceCosts* shared = nullptr, const FatTreeChains* tree = nullptr)
+      : legs_(legs), net_(legs.network()), lw_(lw), nw_(nw), shared_(shared), tree_(tree), phys_(net_.num_vertices()) {
     // Routes costed from one terminal to all at once, where the routing can (its routes pass
     // no endpoint, so node weights add nothing inside a leg) and terminals are its endpoints.
     if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
@@ -225,6 +226,7 @@ class ChainPricer {
     const int ts = legs_.terminal_index(src), tt = legs_.terminal_index(dst_);
     path.clear();
     *lower = kInf;
+    if (tree_ && settle_limit == 0) return *lower = price_on_tree(src, path);
     prepare_heuristic();
     if (ts < 0 || tt < 0 || h(src) == kInf) return kInf;
     NodeId proxy = -1;
@@ -287,6 +289,22 @@ class ChainPricer {
     if (cost == kInf) cost = one_path();
     *lower = std::min(cost, reached);
     return cost;
+  }
+
+  // price() on a fat-tree whose chains FatTreeChains searches exactly: the chain through at most
+  // one proxy, unless one through more is cheaper beyond rounding (it wins ties, as above).
+  double price_on_tree(NodeId src, LinkPath& path) {
+    if (legs_.terminal_index(src) < 0 || dst_index_ < 0) return kInf;
+    NodeId proxy = -1;
+    int one_hops = 0;
+    const double one = price_one_proxy(src, &proxy, &one_hops);
+    double cost = kInf;
+    if (tree_->cheapest(src, dst_, one * (1 - kSameCost), tree_scratch_, stops_, cost)) {
+      path = chain_links(legs_, stops_);
+      return cost;
+    }
+    if (one < kInf) path = proxy < 0 ? chain_links(legs_, {src, dst_}) : chain_links(legs_, {src, proxy, dst_});
+    return one;
   }
 
   // The cheapest chain through at most one proxy: the default route, then every proxy in
@@ -448,6 +466,9 @@ class ChainPricer {
   const std::vector<double>& lw_;
   const std::vector<double>& nw_;
   const SourceCosts* shared_;
+  const FatTreeChains* tree_;  // null: chains through several proxies are searched on the overlay
+  FatTreeChains::Scratch tree_scratch_;
+  std::vector<NodeId> stops_;
   graph::Dijkstra<double> phys_;
   graph::Csr back_;
   NodeId dst_ = -1;
@@ -517,8 +538,13 @@ CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, co
   out.cost.assign(jobs.size(), kInf);
   out.paths.assign(jobs.size(), {});
   if (settle_limit > 0) out.lower.assign(jobs.size(), kInf);
+  // Exact searches on fat-trees need no search over the overlay.
+  const std::unique_ptr<FatTreeChains> tree = settle_limit == 0 && hop_bound < 0 && max_proxies < 0
+                                                  ? FatTreeChains::make(legs, link_weight, node_weight)
+                                                  : nullptr;
   graph::parallel_for(
-      groups.size(), 4, [&](bool) { return ChainPricer(legs, link_weight, node_weight, share ? &shared : nullptr); },
+      groups.size(), 4,
+      [&](bool) { return ChainPricer(legs, link_weight, node_weight, share ? &shared : nullptr, tree.get()); },
       [&](ChainPricer& pricer, std::size_t gi) {
         const auto& [dst, members] = groups[gi];
         if (legs.terminal_index(dst) < 0) return;

@@ -25,7 +25,8 @@ std::vector<LinkPath> candidate_chains(const Legs& legs, NodeId src, NodeId dst,
 // plus the node weights of every endpoint it passes or forwards at (neither end). Unbounded: A*
 // whose heuristic is the cheapest unrestricted path in the link graph (one backward search per
 // destination), after a scan of the chains through at most one proxy, which settles most jobs
-// on its own. With a hop bound, or a bound on proxies (max_proxies >= 0), dynamic programming
+// on its own; on fat-trees with one cable per parent an exact search over the tree's climbs
+// instead (fat_tree_chains.hpp). With a hop bound, or a bound on proxies (max_proxies >= 0), dynamic programming
 // over the number of links or of legs (not both at once: an optiq::Error). settle_limit > 0
 // stops each A* after that many terminals beyond its source (cheapest_paths).
 CheapestPaths cheapest_chains(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& link_weight,

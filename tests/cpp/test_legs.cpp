@@ -2,8 +2,10 @@
 // decomposition of a path into default routes that the validator and the runtime share.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
+#include "optiq/core/cheapest.hpp"
 #include "optiq/core/error.hpp"
 #include "optiq/core/legs.hpp"
 #include "optiq/core/network_routing.hpp"
@@ -311,3 +313,95 @@ TEST(Heu2, LoadsCountInTimeWhereCapacitiesDiffer) {
 }
 
 }  // namespace
+
+namespace {
+
+// The cheapest chain of default routes by brute force: Bellman-Ford over every pair of hosts,
+// each leg costed from routing.route() and charging a relay's node weight; (cost, hops) in
+// lexicographic order. Multiples of 1/64 keep every sum exact in any order.
+struct Brute {
+  double cost;
+  int hops;
+};
+Brute brute_chain(const Network& net, const RoutingModel& routing, const std::vector<double>& lw,
+                  const std::vector<double>& nw, NodeId src, NodeId dst) {
+  const auto& hosts = net.endpoints();
+  const std::size_t n = hosts.size();
+  std::vector<std::vector<Brute>> leg(n, std::vector<Brute>(n, {0, 0}));
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) {
+      if (a == b) continue;
+      double c = 0;
+      const LinkPath p = routing.route(hosts[a], hosts[b]);
+      for (LinkId l : p) c += lw[l];
+      leg[a][b] = {c, static_cast<int>(p.size())};
+    }
+  const auto less = [](const Brute& x, const Brute& y) { return x.cost != y.cost ? x.cost < y.cost : x.hops < y.hops; };
+  std::vector<Brute> best(n, {INFINITY, 0});
+  best[src] = {0, 0};
+  for (bool more = true; more;) {
+    more = false;
+    for (std::size_t a = 0; a < n; ++a) {
+      if (std::isinf(best[a].cost) || static_cast<NodeId>(a) == dst) continue;
+      if (static_cast<NodeId>(a) != src && !net.may_forward(hosts[a])) continue;
+      const double relay = static_cast<NodeId>(a) == src || nw.empty() ? 0.0 : nw[hosts[a]];
+      for (std::size_t b = 0; b < n; ++b) {
+        if (a == b || static_cast<NodeId>(b) == src) continue;
+        const Brute via{best[a].cost + relay + leg[a][b].cost, best[a].hops + leg[a][b].hops};
+        if (less(via, best[b])) best[b] = via, more = true;
+      }
+    }
+  }
+  return best[dst];
+}
+
+}  // namespace
+
+// Exact chain pricing on fat-trees (src/paths/fat_tree_chains.cpp, and the overlay's search
+// where it does not apply) against brute force over every pair of hosts: the same cost and hop
+// count for every job, a path that is a chain of routes costing what is reported, and chains
+// through two proxies or more among the answers (the case the fat-tree search exists for).
+TEST(Legs, ExactChainPricingOnFatTreesMatchesBruteForce) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fattree:3;4,4,4;1,4,4;1,1,1", "dmodk"},  {"fattree:3;4,4,4;1,4,2;1,1,1", "dmodk"},
+      {"fattree:2;8,4;1,4;1,1", "simgrid"},      {"fattree:3;4,4,4;1,4,4;1,1,1", "simgrid"},
+      {"fattree:3;2,2,3;1,2,2;1,2,1", "dmodk"},  {"fattree:3;1,4,4;1,1,4;1,1,1", "dmodk"},
+  };
+  Rng rng(11);
+  int multi_proxy = 0;
+  for (const auto& [spec, name] : cases) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing(name, net);
+    const Legs legs(net, *routing);
+    const int hosts = static_cast<int>(net.endpoints().size());
+    std::vector<Job> jobs;
+    for (int i = 0; i < hosts; ++i) jobs.push_back({i, static_cast<NodeId>((i * 7 + 3) % hosts), 1});
+    for (int trial = 0; trial < 3; ++trial) {
+      // Mostly free links with a few dear ones (as an LP's prices), or weights everywhere.
+      std::vector<double> lw(net.num_links()), nw;
+      for (double& w : lw) w = trial == 1 || rng.below(4) == 0 ? static_cast<double>(rng.below(640)) / 64 : 0.0;
+      if (trial == 2) {
+        nw.assign(net.num_vertices(), 0.0);
+        for (double& w : nw) w = static_cast<double>(rng.below(64)) / 64;
+      }
+      const CheapestPaths got = cheapest_paths(legs, jobs, lw, nw);
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (jobs[j].src == jobs[j].dst) continue;
+        const Brute want = brute_chain(net, *routing, lw, nw, jobs[j].src, jobs[j].dst);
+        ASSERT_EQ(got.cost[j], want.cost) << spec << " " << name << " trial " << trial << " job " << j;
+        ASSERT_EQ(static_cast<int>(got.paths[j].size()), want.hops) << spec << " " << name << " job " << j;
+        std::vector<std::size_t> junctions;
+        ASSERT_TRUE(leg_junctions(legs, jobs[j].src, got.paths[j], [&](NodeId v) { return net.may_forward(v); },
+                                  junctions))
+            << spec << " job " << j;
+        double c = 0;
+        for (LinkId l : got.paths[j]) c += lw[l];
+        const auto nodes = path_nodes(net, jobs[j].src, got.paths[j]);
+        for (std::size_t i : junctions) c += nw.empty() ? 0.0 : nw[nodes[i]];
+        ASSERT_EQ(c, got.cost[j]) << spec << " job " << j;
+        multi_proxy += junctions.size() >= 2;
+      }
+    }
+  }
+  EXPECT_GT(multi_proxy, 0);
+}

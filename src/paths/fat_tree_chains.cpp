@@ -1,0 +1,156 @@
+#include "paths/fat_tree_chains.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "optiq/core/error.hpp"
+#include "optiq/core/fat_tree.hpp"
+
+namespace optiq::detail {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr FatTreeChains::Key kNone{kInf, 0};
+
+}  // namespace
+
+std::unique_ptr<FatTreeChains> FatTreeChains::make(const Legs& legs, const std::vector<double>& link_weight,
+                                                   const std::vector<double>& node_weight) {
+  const std::string routing = legs.routing().name();
+  if (legs.direct() || !legs.network().fat_tree() || (routing != "dmodk" && routing != "simgrid")) return nullptr;
+  std::unique_ptr<FatTreeChains> out(new FatTreeChains(legs, link_weight, node_weight));
+  if (!out->build()) return nullptr;
+  return out;
+}
+
+FatTreeChains::FatTreeChains(const Legs& legs, const std::vector<double>& link_weight,
+                             const std::vector<double>& node_weight)
+    : legs_(legs), net_(legs.network()), lw_(link_weight), nw_(node_weight) {}
+
+bool FatTreeChains::build() {
+  const FatTreeShape& tree = *net_.fat_tree();
+  levels_ = tree.levels();
+  hosts_ = tree.num_hosts();
+  for (int l = 0; l < levels_; ++l)
+    if (tree.cables(l) != 1) return false;  // parallel cables: several climbs reach one switch
+  const auto& terms = legs_.terminals();
+  if (static_cast<int>(terms.size()) != hosts_) return false;
+  for (int i = 0; i < hosts_; ++i)
+    if (terms[i] != i) return false;
+  const int V = net_.num_vertices();
+  level_begin_.resize(levels_ + 2);
+  for (int l = 0; l <= levels_; ++l) level_begin_[l] = tree.vertex(l, 0);
+  level_begin_[levels_ + 1] = V;
+  up_begin_.assign(V + 1, 0);
+  for (NodeId v = 0; v < V; ++v) up_begin_[v + 1] = up_begin_[v] + (tree.level(v) < levels_ ? tree.up_ports(v) : 0);
+  up_.resize(up_begin_[V]);
+  for (NodeId v = 0; v < V; ++v)
+    for (int q = 0; q < up_begin_[v + 1] - up_begin_[v]; ++q) up_[up_begin_[v] + q] = tree.up_link(v, q);
+
+  // Hosts are numbered block by block: `span[k]` hosts below one level-k node.
+  std::vector<long long> span(levels_ + 1, 1);
+  for (int k = 1; k <= levels_; ++k) span[k] = span[k - 1] * tree.down(k - 1);
+  turn_.assign(static_cast<std::size_t>(levels_ + 1) * hosts_, -1);
+  descent_.assign(turn_.size(), 0.0);
+  for (NodeId x = 0; x < hosts_; ++x) {
+    for (int k = 1; k <= levels_; ++k) {
+      if (span[k] == span[k - 1]) continue;  // one child per node at this level: no route turns here
+      // A host whose lowest common level with x is k: the block's first outside x's own
+      // level-(k-1) block. Its route must climb k links and descend k.
+      const long long outer = x / span[k] * span[k], inner = x / span[k - 1] * span[k - 1];
+      NodeId at = static_cast<NodeId>(outer == inner ? inner + span[k - 1] : outer);
+      double cost = 0;
+      for (int step = 0; step < 2 * k; ++step) {
+        const LinkId l = legs_.next(x, at);
+        if (l < 0) return false;
+        const NodeId next = net_.link_dst(l);
+        const bool up = tree.level(next) == tree.level(at) + 1;
+        if (up != (step < k) || (!up && tree.level(next) != tree.level(at) - 1)) return false;
+        if (step >= k) cost += lw_[l];
+        at = next;
+        if (step == k - 1) turn_[static_cast<std::size_t>(k) * hosts_ + x] = at;
+      }
+      if (at != x) return false;
+      descent_[static_cast<std::size_t>(k) * hosts_ + x] = cost;
+    }
+  }
+  return true;
+}
+
+// Every vertex above the hosts takes its cheapest way up, level by level (hosts that changed
+// have pushed theirs already).
+void FatTreeChains::climb(Scratch& s) const {
+  for (int l = 1; l < levels_; ++l)
+    for (NodeId v = level_begin_[l]; v < level_begin_[l + 1]; ++v) {
+      const Key c = s.up[v];
+      if (c.w == kInf) continue;
+      for (int a = up_begin_[v]; a < up_begin_[v + 1]; ++a) {
+        const LinkId l2 = up_[a];
+        const Key next{c.w + lw_[l2], c.h + 1};
+        Key& into = s.up[net_.link_dst(l2)];
+        if (next < into) into = next, s.up_via[net_.link_dst(l2)] = l2;
+      }
+    }
+}
+
+bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops,
+                             double& cost) const {
+  OPTIQ_CHECK(src >= 0 && src < hosts_ && dst >= 0 && dst < hosts_ && src != dst, "chains run between two hosts");
+  const int V = net_.num_vertices();
+  s.up.assign(V, kNone);
+  s.up_via.assign(V, -1);
+  s.arrival.assign(hosts_, kNone);
+  s.turn.assign(hosts_, 0);
+  s.changed.assign(hosts_, 0);
+  s.up[src] = {0.0, 0};
+  s.changed[src] = 1;
+  for (bool more = true; more;) {
+    more = false;
+    for (NodeId h = 0; h < hosts_; ++h) {
+      if (!s.changed[h]) continue;
+      s.changed[h] = 0;
+      const Key c = s.up[h];
+      for (int a = up_begin_[h]; a < up_begin_[h + 1]; ++a) {
+        const LinkId l = up_[a];
+        const Key next{c.w + lw_[l], c.h + 1};
+        Key& into = s.up[net_.link_dst(l)];
+        if (next < into) into = next, s.up_via[net_.link_dst(l)] = l;
+      }
+    }
+    climb(s);
+    for (NodeId x = 0; x < hosts_; ++x) {
+      if (x == src) continue;
+      Key best = s.arrival[x];
+      int turn = -1;
+      for (int k = 1; k <= levels_; ++k) {
+        const std::size_t i = static_cast<std::size_t>(k) * hosts_ + x;
+        if (turn_[i] < 0) continue;
+        const Key via = s.up[turn_[i]];
+        const Key c{via.w + descent_[i], via.h + k};
+        if (c < best) best = c, turn = k;
+      }
+      if (turn < 0) continue;
+      s.arrival[x] = best, s.turn[x] = turn;
+      if (x == dst || !net_.may_forward(x)) continue;
+      // A relay leads somewhere cheaper only if it is cheaper than what is wanted already.
+      const Key onward{best.w + (nw_.empty() ? 0.0 : nw_[x]), best.h};
+      if (onward.w < below && onward < s.arrival[dst] && onward < s.up[x])
+        s.up[x] = onward, s.up_via[x] = -1, s.changed[x] = 1, more = true;
+    }
+  }
+  if (!(s.arrival[dst].w < below)) return false;
+  cost = s.arrival[dst].w;
+  stops.assign(1, dst);
+  for (NodeId x = dst; x != src;) {
+    NodeId v = turn_[static_cast<std::size_t>(s.turn[x]) * hosts_ + x];
+    while (v >= hosts_) v = net_.link_src(s.up_via[v]);
+    OPTIQ_CHECK(stops.size() <= static_cast<std::size_t>(hosts_), "a cheapest chain on a fat-tree loops");
+    stops.push_back(v);
+    x = v;
+  }
+  std::reverse(stops.begin(), stops.end());
+  return true;
+}
+
+}  // namespace optiq::detail

@@ -1,0 +1,65 @@
+// Exact cheapest chains on fat-trees, without a search over the overlay of legs.
+//
+// On a fat-tree with one cable between a node and each parent, dmodk (and SimGrid's own rule,
+// the same routes there) climbs from any host below a level-k switch's block by the ports the
+// destination x names, so every route to x that turns at level k turns at one switch, T(k, x),
+// and descends by one fixed set of links. With one cable per parent the only way up to T(k, x)
+// is that climb. So a chain is a path in a small graph:
+//   - every vertex of the tree entered going up (its up-links are the graph's arcs),
+//   - each host's arrival, reached from T(k, x) at the cost of the descent,
+//   - from an arrival, the same host going up again (a relay, at its node weight).
+// Bellman-Ford over it takes one pass per leg: climb the levels, take every host's cheapest
+// turn, seed the relays that may still lead to something cheaper. Turning higher than the
+// route would costs no less and has more hops, so the cheapest chain by (cost, hops) only
+// ever uses real routes. Cost per job: a few passes over the hosts and the switches' up-links,
+// where the search over chains expands terminals with a scan of all terminals each.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "optiq/core/legs.hpp"
+
+namespace optiq::detail {
+
+class FatTreeChains {
+ public:
+  // Null unless the legs are a fat-tree's hosts with one cable per parent, under a routing whose
+  // routes climb and then descend as described above (checked on one route per host and level).
+  static std::unique_ptr<FatTreeChains> make(const Legs& legs, const std::vector<double>& link_weight,
+                                             const std::vector<double>& node_weight);
+
+  struct Key {  // compared by cost, then hops
+    double w;
+    int h;
+    bool operator<(const Key& o) const { return w != o.w ? w < o.w : h < o.h; }
+  };
+  struct Scratch {  // one per thread
+    std::vector<Key> up, arrival;
+    std::vector<LinkId> up_via;  // the up-link a vertex was reached by; -1 where a chain starts
+    std::vector<int> turn;       // per host: the level its arrival turned at
+    std::vector<char> changed;
+  };
+
+  // The cheapest chain from host src to host dst that costs less than `below` (among equally
+  // cheap ones the fewest hops), as its hosts src, proxies..., dst; false when none does.
+  bool cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops, double& cost) const;
+
+ private:
+  FatTreeChains(const Legs& legs, const std::vector<double>& link_weight, const std::vector<double>& node_weight);
+  bool build();
+  void climb(Scratch& s) const;
+
+  const Legs& legs_;
+  const Network& net_;
+  const std::vector<double>& lw_;
+  const std::vector<double>& nw_;
+  int levels_ = 0, hosts_ = 0;
+  std::vector<int> level_begin_;       // vertices of level l: [level_begin_[l], level_begin_[l + 1])
+  std::vector<int> up_begin_;          // per vertex, its up-links: up_[up_begin_[v] .. up_begin_[v + 1])
+  std::vector<LinkId> up_;
+  std::vector<NodeId> turn_;           // [k * hosts + x]: T(k, x), -1 where no route turns at level k
+  std::vector<double> descent_;        // [k * hosts + x]: the descent's cost
+};
+
+}  // namespace optiq::detail
