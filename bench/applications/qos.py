@@ -31,6 +31,7 @@ from optiq.simulation import platform as plat
 from optiq.simulation import smpi
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
+TICK = 5e-6  # optiq-qos's --tick default: seconds a rank sleeps between polling rounds that complete nothing
 
 
 def requests(network, io: list[int], args) -> tuple[str, str, int]:
@@ -98,6 +99,7 @@ def run_machine(spec: str, args) -> dict:
                    "--mode", mode, "--delay", str(args.delay), "--planner", args.planner,
                    "--bulk-inflight", str(args.bulk_inflight), "--chunk", str(args.chunk)]
             cmd += ["--urgent-chunk", str(args.urgent_chunk)] if args.urgent_chunk else []
+            cmd += ["--tick", str(args.tick)] if args.tick is not None else []
             if classes:
                 cmd += ["--classes", "--class-window", str(classes["window"])]
                 cmd += ["--class-until-done"] if classes["until_done"] else []
@@ -150,7 +152,11 @@ def report(results: dict, path: Path, args) -> None:
              "flight are what it has on the wire)"
              + (f", the urgent exchange's of {args.urgent_chunk}" if args.urgent_chunk else "") +
              f"; the bulk exchange keeps at most {args.bulk_inflight} in flight "
-             f"per rank. Planner {args.planner}. Times are the slowest rank's, each exchange from its own start, in "
+             f"per rank. Planner {args.planner}."
+             # A rank reacts to a completed chunk up to a tick late; said only where it is not the default.
+             + (f" Between polling rounds that complete nothing a rank sleeps {args.tick:g} s (default {TICK:g})."
+                if args.tick not in (None, TICK) else "") +
+             " Times are the slowest rank's, each exchange from its own start, in "
              "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
              "urgent context's class-window (multiples of its planned time for which every rank holds its bulk "
              "sends back); \"until done\": with class-until-done, which closes the window once the urgent exchange "
@@ -256,6 +262,9 @@ def main() -> int:
     p.add_argument("--bulk-inflight", type=int, default=1,
                    help="messages in flight per rank of the bulk exchange: what it has on the wire when the urgent "
                         "one starts, which no class can call back (default: %(default)s)")
+    p.add_argument("--tick", type=float, default=None,
+                   help="seconds a rank sleeps between polling rounds that complete nothing (simulated time): it "
+                        f"reacts to a completed chunk up to this late (default: optiq-qos's, {TICK:g})")
     p.add_argument("--name", default="qos", help="results file stem (default: %(default)s)")
     p.add_argument("--report", action="store_true", help="rewrite the report and plot from the results file only")
     args = p.parse_args()

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -32,6 +33,7 @@ namespace {
 struct Args {
   std::string topology, bulk, urgent, mode = "together";
   double delay = 0;
+  double tick = 5e-6;  // seconds slept between polling rounds that complete nothing
   int bulk_inflight = 0;  // 0: the runtime option's value
   std::string urgent_chunk;  // empty: the runtime option's value
   bool classes = false, io_ranks = false;
@@ -49,6 +51,11 @@ Args parse_args(int argc, char** argv) {
   app.add_option("--mode", a.mode, "urgent-alone, bulk-alone or together")
       ->check(CLI::IsMember({"urgent-alone", "bulk-alone", "together"}));
   app.add_option("--delay", a.delay, "seconds between the bulk start and the urgent start")->check(CLI::Range(0.0, 60.0));
+  app.add_option("--tick", a.tick,
+                 "seconds a rank sleeps between polling rounds that complete nothing (simulated time under SMPI; "
+                 "default: 5e-6): a rank reacts to a completed chunk up to this late, where an application polling "
+                 "in a tight loop would not")
+      ->check(CLI::Range(1e-9, 1e-3));
   app.add_option("--bulk-inflight", a.bulk_inflight,
                  "data messages in flight per rank for the bulk exchange (default: --max-inflight)")
       ->check(CLI::Range(1, 1 << 20));
@@ -125,8 +132,10 @@ struct Exchange {
 };
 
 // Polls every exchange given until all are complete, starting `later` at `start_at` (if any).
-// Between rounds with nothing done the rank sleeps a few microseconds (simulated time under SMPI).
-void run_until_done(std::vector<Exchange*> running, Exchange* later, double start_at) {
+// Between rounds with nothing done the rank sleeps `tick` seconds (simulated time under SMPI), so
+// it reacts to a completed chunk up to that late (--tick).
+void run_until_done(std::vector<Exchange*> running, Exchange* later, double start_at, double tick) {
+  const timespec pause{0, std::lround(tick * 1e9)};  // tick < 1 s (--tick's range)
   while (true) {
     if (later && MPI_Wtime() >= start_at) {
       later->start();
@@ -136,8 +145,7 @@ void run_until_done(std::vector<Exchange*> running, Exchange* later, double star
     bool all = !later;
     for (Exchange* e : running) all = e->poll() && all;
     if (all) return;
-    const timespec tick{0, 5000};  // SMPI's nanosleep waits in simulated time
-    nanosleep(&tick, nullptr);
+    nanosleep(&pause, nullptr);  // SMPI's nanosleep waits in simulated time
   }
 }
 
@@ -167,14 +175,14 @@ int run(const Args& a, int rank, int size) {
     if (optiq_create(MPI_COMM_WORLD, a.topology.c_str(), &mine, &e->ctx) != OPTIQ_SUCCESS)
       throw optiq::Error(std::string("optiq_create: ") + optiq_error_string(e->ctx));
     e->start();  // plans and caches the pattern
-    run_until_done({e}, nullptr, 0);
+    run_until_done({e}, nullptr, 0, a.tick);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  if (a.mode == "urgent-alone") run_until_done({}, &urgent, MPI_Wtime());
-  else if (a.mode == "bulk-alone") run_until_done({}, &bulk, MPI_Wtime());
+  if (a.mode == "urgent-alone") run_until_done({}, &urgent, MPI_Wtime(), a.tick);
+  else if (a.mode == "bulk-alone") run_until_done({}, &bulk, MPI_Wtime(), a.tick);
   else {
     bulk.start();
-    run_until_done({&bulk}, &urgent, bulk.started + a.delay);
+    run_until_done({&bulk}, &urgent, bulk.started + a.delay, a.tick);
   }
   const bool timed_bulk = a.mode != "urgent-alone", timed_urgent = a.mode != "bulk-alone";
   int ok = (!timed_bulk || intact(bulk.side, rank)) && (!timed_urgent || intact(urgent.side, rank));
