@@ -31,7 +31,6 @@ from optiq.simulation import platform as plat
 from optiq.simulation import smpi
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
-TICK = 5e-6  # optiq-qos's --tick default: seconds a rank sleeps between polling rounds that complete nothing
 
 
 def requests(network, io: list[int], args) -> tuple[str, str, int]:
@@ -154,8 +153,8 @@ def report(results: dict, path: Path, args) -> None:
              f"; the bulk exchange keeps at most {args.bulk_inflight} in flight "
              f"per rank. Planner {args.planner}."
              # A rank reacts to a completed chunk up to a tick late; said only where it is not the default.
-             + (f" Between polling rounds that complete nothing a rank sleeps {args.tick:g} s (default {TICK:g})."
-                if args.tick not in (None, TICK) else "") +
+             + (f" Between polling rounds that complete nothing a rank sleeps {args.tick:g} s (optiq-qos --tick)."
+                if args.tick is not None else "") +
              " Times are the slowest rank's, each exchange from its own start, in "
              "milliseconds; every byte checked. With classes the bulk context has priority 1; `window` is the "
              "urgent context's class-window (multiples of its planned time for which every rank holds its bulk "
@@ -264,7 +263,7 @@ def main() -> int:
                         "one starts, which no class can call back (default: %(default)s)")
     p.add_argument("--tick", type=float, default=None,
                    help="seconds a rank sleeps between polling rounds that complete nothing (simulated time): it "
-                        f"reacts to a completed chunk up to this late (default: optiq-qos's, {TICK:g})")
+                        "reacts to a completed chunk up to this late (default: optiq-qos's own)")
     p.add_argument("--name", default="qos", help="results file stem (default: %(default)s)")
     p.add_argument("--report", action="store_true", help="rewrite the report and plot from the results file only")
     args = p.parse_args()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <string>
 
 #include "optiq/core/error.hpp"
 #include "optiq/core/fat_tree.hpp"
@@ -78,20 +79,22 @@ bool FatTreeChains::build() {
   return true;
 }
 
+void FatTreeChains::relax_up(NodeId v, Scratch& s) const {
+  const Key c = s.up[v];
+  for (int a = up_begin_[v]; a < up_begin_[v + 1]; ++a) {
+    const LinkId l = up_[a];
+    const Key next{c.w + lw_[l], c.h + 1};
+    Key& into = s.up[net_.link_dst(l)];
+    if (next < into) into = next, s.up_via[net_.link_dst(l)] = l;
+  }
+}
+
 // Every vertex above the hosts takes its cheapest way up, level by level (hosts that changed
 // have pushed theirs already).
 void FatTreeChains::climb(Scratch& s) const {
   for (int l = 1; l < levels_; ++l)
-    for (NodeId v = level_begin_[l]; v < level_begin_[l + 1]; ++v) {
-      const Key c = s.up[v];
-      if (c.w == kInf) continue;
-      for (int a = up_begin_[v]; a < up_begin_[v + 1]; ++a) {
-        const LinkId l2 = up_[a];
-        const Key next{c.w + lw_[l2], c.h + 1};
-        Key& into = s.up[net_.link_dst(l2)];
-        if (next < into) into = next, s.up_via[net_.link_dst(l2)] = l2;
-      }
-    }
+    for (NodeId v = level_begin_[l]; v < level_begin_[l + 1]; ++v)
+      if (s.up[v].w != kInf) relax_up(v, s);
 }
 
 bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops,
@@ -110,13 +113,7 @@ bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, s
     for (NodeId h = 0; h < hosts_; ++h) {
       if (!s.changed[h]) continue;
       s.changed[h] = 0;
-      const Key c = s.up[h];
-      for (int a = up_begin_[h]; a < up_begin_[h + 1]; ++a) {
-        const LinkId l = up_[a];
-        const Key next{c.w + lw_[l], c.h + 1};
-        Key& into = s.up[net_.link_dst(l)];
-        if (next < into) into = next, s.up_via[net_.link_dst(l)] = l;
-      }
+      relax_up(h, s);
     }
     climb(s);
     for (NodeId x = 0; x < hosts_; ++x) {

@@ -48,6 +48,7 @@ class FatTreeChains {
  private:
   FatTreeChains(const Legs& legs, const std::vector<double>& link_weight, const std::vector<double>& node_weight);
   bool build();
+  void relax_up(NodeId v, Scratch& s) const;  // v's up-links from its cost so far
   void climb(Scratch& s) const;
 
   const Legs& legs_;

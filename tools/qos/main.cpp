@@ -52,9 +52,10 @@ Args parse_args(int argc, char** argv) {
       ->check(CLI::IsMember({"urgent-alone", "bulk-alone", "together"}));
   app.add_option("--delay", a.delay, "seconds between the bulk start and the urgent start")->check(CLI::Range(0.0, 60.0));
   app.add_option("--tick", a.tick,
-                 "seconds a rank sleeps between polling rounds that complete nothing (simulated time under SMPI; "
-                 "default: 5e-6): a rank reacts to a completed chunk up to this late, where an application polling "
-                 "in a tight loop would not")
+                 "seconds a rank sleeps between polling rounds that complete nothing (simulated time under SMPI): "
+                 "a rank reacts to a completed chunk up to this late, where an application polling in a tight loop "
+                 "would not")
+      ->capture_default_str()
       ->check(CLI::Range(1e-9, 1e-3));
   app.add_option("--bulk-inflight", a.bulk_inflight,
                  "data messages in flight per rank for the bulk exchange (default: --max-inflight)")
