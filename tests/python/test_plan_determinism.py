@@ -28,6 +28,8 @@ CASES = [  # network, routing, pattern, planner
     ("dragonfly:8,1;4,1;8,1;4", "minimal", "permutation", "mcf"),
     # 2,560 endpoints: chains priced one window of sources per round, windows in turn.
     ("dragonfly:8,1;4,1;8,1;10", "minimal", "permutation", "mcf"),
+    # optimal's pricing: every chain, searched exactly on the fat-tree (fat_tree_chains.cpp).
+    ("fattree:3;8,8,16;1,8,8;1,1,1", "dmodk", "permutation", "optimal"),
 ]
 
 
