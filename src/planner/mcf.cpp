@@ -17,6 +17,7 @@
 #include "optiq/core/cheapest.hpp"
 #include "optiq/core/legs.hpp"
 #include "planner/common.hpp"
+#include "planner/mcf_columns.hpp"
 #include "planner/mcf_loads.hpp"
 
 namespace optiq {
@@ -143,6 +144,13 @@ class McfRun {
     result_.extras["flow_seconds"] = flow_seconds;
     round_to_bytes();
     result_.extras["constraint_cost"] = flow_seconds > 0 ? result_.plan_seconds / flow_seconds - 1 : 0.0;
+    // Short of epsilon on a fat-tree, the prices of the LP over the plan's paths certify what
+    // the potential's weights cannot (mcf_columns.hpp); the plan stays as it is.
+    const double target = result_.plan_seconds / (1 + o_.epsilon);
+    if (result_.bound_seconds < target &&
+        detail::column_bound_applies(*legs_, o_.forward_bandwidth, o_.hop_bound, o_.max_proxies))
+      result_.bound_seconds = std::min(
+          result_.plan_seconds, detail::column_bound(*legs_, result_.plan, o_.link_preload, result_.bound_seconds, target));
     return result_;
   }
 

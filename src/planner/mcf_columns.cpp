@@ -1,0 +1,172 @@
+#include "planner/mcf_columns.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+#include "optiq/core/graph/parallel.hpp"
+#include "optiq/core/routing.hpp"
+#include "paths/fat_tree_chains.hpp"
+#include "planner/pool_lp.hpp"
+
+namespace optiq::detail {
+
+namespace {
+
+// Measured on the 9,216-endpoint fat-tree permutation (bench/results/mcf_profile.md, "The
+// certificate by column generation"): with these the exact prices prove mcf's plan within 2%
+// at round 5, and fewer master iterations or proxy columns take more rounds than they save.
+constexpr int kRounds = 9;            // master solves at most
+constexpr int kFirstExact = 5;        // rounds priced exactly: this one, then every kExactEvery
+constexpr int kExactEvery = 2;
+constexpr int kMasterIterations = 200;
+constexpr double kMasterTolerance = 1e-3;
+constexpr int kProxyColumns = 8;      // chains through one proxy added per job and round
+constexpr double kKeptAbove = 0.05;   // paths without share stay while this close to their job's cheapest
+constexpr double kShareKept = 1e-6;   // ... and paths with at least this share stay anyway
+constexpr std::size_t kJobsPerItem = 64;
+
+double path_cost(const LinkPath& p, const std::vector<double>& y) {
+  double c = 0;
+  for (LinkId l : p) c += y[l];
+  return c;
+}
+
+// Any prices y >= 0 bound every plan: sum_j bytes_j * (cheapest chain of j under y) plus the
+// preload they price, over sum_l capacity_l * y_l. A job's pool paths are chains, so its
+// cheapest chain is the cheapest pool path unless the exact search finds one below it.
+double exact_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& y,
+                   const std::vector<double>& pool_min, const std::vector<double>& preload) {
+  const Network& net = legs.network();
+  const std::vector<double> no_node_weights;  // the search keeps references: both must outlive it
+  const std::unique_ptr<FatTreeChains> tree = FatTreeChains::make(legs, y, no_node_weights);
+  std::vector<double> cheapest(pool_min);
+  const std::size_t items = (jobs.size() + kJobsPerItem - 1) / kJobsPerItem;
+  graph::parallel_for(
+      items, 2, [](bool) { return FatTreeChains::Scratch{}; },
+      [&](FatTreeChains::Scratch& scratch, std::size_t item) {
+        std::vector<NodeId> stops;
+        for (std::size_t j = item * kJobsPerItem; j < std::min(jobs.size(), (item + 1) * kJobsPerItem); ++j) {
+          double cost = 0;
+          if (tree->cheapest(jobs[j].src, jobs[j].dst, pool_min[j], scratch, stops, cost))
+            cheapest[j] = std::min(cheapest[j], cost);
+        }
+      });
+  double num = 0, den = 0;
+  for (std::size_t j = 0; j < jobs.size(); ++j) num += static_cast<double>(jobs[j].bytes) * cheapest[j];
+  for (LinkId l = 0; l < net.num_links(); ++l) {
+    den += net.capacity(l) * y[l];
+    if (l < static_cast<LinkId>(preload.size())) num += y[l] * preload[l];
+  }
+  return den > 0 ? num / den : 0.0;
+}
+
+// Each job's kProxyColumns cheapest chains through one proxy below its pool's cheapest path.
+std::vector<std::vector<LinkPath>> proxy_columns(const Legs& legs, const std::vector<Job>& jobs,
+                                                 const std::vector<double>& y, const std::vector<double>& pool_min) {
+  const Network& net = legs.network();
+  const std::vector<NodeId>& ends = net.endpoints();
+  std::vector<std::vector<LinkPath>> out(jobs.size());
+  struct State {
+    std::unique_ptr<RouteCosts> costs;
+    std::vector<double> from, to;
+    std::vector<int> hops_from, hops_to;
+    std::vector<std::pair<double, NodeId>> below;
+  };
+  const std::size_t items = (jobs.size() + kJobsPerItem - 1) / kJobsPerItem;
+  graph::parallel_for(
+      items, 2, [&](bool) { return State{legs.routing().route_costs(y), {}, {}, {}, {}, {}}; },
+      [&](State& s, std::size_t item) {
+        for (std::size_t j = item * kJobsPerItem; j < std::min(jobs.size(), (item + 1) * kJobsPerItem); ++j) {
+          const Job& job = jobs[j];
+          s.costs->from(job.src, s.from, s.hops_from);
+          s.costs->to(job.dst, s.to, s.hops_to);
+          s.below.clear();
+          for (std::size_t i = 0; i < ends.size(); ++i) {
+            const NodeId p = ends[i];
+            if (p == job.src || p == job.dst || !legs.can_proxy(p)) continue;
+            const double c = s.from[i] + s.to[i];
+            if (c < pool_min[j] * (1 - 1e-9)) s.below.emplace_back(c, p);
+          }
+          const std::size_t k = std::min<std::size_t>(kProxyColumns, s.below.size());
+          std::partial_sort(s.below.begin(), s.below.begin() + k, s.below.end());
+          for (std::size_t q = 0; q < k; ++q) {
+            LinkPath path;
+            legs.append_leg(job.src, s.below[q].second, path);
+            legs.append_leg(s.below[q].second, job.dst, path);
+            out[j].push_back(std::move(path));
+          }
+        }
+      });
+  return out;
+}
+
+}  // namespace
+
+bool column_bound_applies(const Legs& legs, double forward_bandwidth, int hop_bound, int max_proxies) {
+  if (legs.direct() || forward_bandwidth > 0 || hop_bound >= 0 || max_proxies >= 0) return false;
+  const std::vector<double> probe(legs.network().num_links(), 1.0), no_node_weights;
+  return FatTreeChains::make(legs, probe, no_node_weights) != nullptr;
+}
+
+double column_bound(const Legs& legs, const Plan& plan, const std::vector<double>& preload, double floor,
+                    double target) {
+  const Network& net = legs.network();
+  std::vector<Job> jobs;
+  PoolLpInput in;
+  for (const JobPlan& jp : plan.jobs) {
+    if (jp.job.bytes == 0 || jp.job.src == jp.job.dst || jp.paths.empty()) continue;
+    jobs.push_back(jp.job);
+    in.bytes.push_back(static_cast<double>(jp.job.bytes));
+    in.paths.emplace_back();
+    in.share.emplace_back();
+    for (const PathShare& p : jp.paths) {
+      in.paths.back().push_back(p.links);
+      in.share.back().push_back(static_cast<double>(p.bytes) / static_cast<double>(jp.job.bytes));
+    }
+  }
+  if (jobs.empty()) return floor;
+  in.preload = preload;
+  double bound = floor;
+  for (int round = 0; round < kRounds; ++round) {
+    PoolLpResult lp = solve_pool_lp(net, in, kMasterTolerance, kMasterIterations);
+    in.price = std::move(lp.price);
+    in.share = std::move(lp.share);
+    std::vector<std::vector<double>> cost(jobs.size());
+    std::vector<double> pool_min(jobs.size(), std::numeric_limits<double>::infinity());
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      for (const LinkPath& p : in.paths[j]) {
+        cost[j].push_back(path_cost(p, in.price));
+        pool_min[j] = std::min(pool_min[j], cost[j].back());
+      }
+    const bool last = round + 1 == kRounds;
+    if (last || (round >= kFirstExact && (round - kFirstExact) % kExactEvery == 0)) {
+      bound = std::max(bound, exact_bound(legs, jobs, in.price, pool_min, preload));
+      if (bound >= target) break;
+    }
+    if (last) break;
+    // Paths that carry nothing and cost well above their job's cheapest leave the pool; each job
+    // gains its cheapest chains through one proxy.
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+      std::vector<LinkPath> kept;
+      std::vector<double> kept_share;
+      for (std::size_t q = 0; q < cost[j].size(); ++q)
+        if (in.share[j][q] > kShareKept || cost[j][q] <= (1 + kKeptAbove) * pool_min[j]) {
+          kept.push_back(std::move(in.paths[j][q]));
+          kept_share.push_back(in.share[j][q]);
+        }
+      in.paths[j] = std::move(kept);
+      in.share[j] = std::move(kept_share);
+    }
+    std::vector<std::vector<LinkPath>> added = proxy_columns(legs, jobs, in.price, pool_min);
+    for (std::size_t j = 0; j < jobs.size(); ++j)
+      for (LinkPath& p : added[j])
+        if (std::find(in.paths[j].begin(), in.paths[j].end(), p) == in.paths[j].end()) {
+          in.paths[j].push_back(std::move(p));
+          in.share[j].push_back(0.0);
+        }
+  }
+  return bound;
+}
+
+}  // namespace optiq::detail
