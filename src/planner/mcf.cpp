@@ -150,7 +150,7 @@ class McfRun {
     if (result_.bound_seconds < target &&
         detail::column_bound_applies(*legs_, o_.forward_bandwidth, o_.hop_bound, o_.max_proxies))
       result_.bound_seconds = std::min(
-          result_.plan_seconds, detail::column_bound(*legs_, result_.plan, o_.link_preload, result_.bound_seconds, target));
+          result_.plan_seconds, detail::column_bound(*legs_, result_.plan, o_.link_preload, result_.bound_seconds, target, o_.progress));
     return result_;
   }
 

@@ -110,7 +110,7 @@ bool column_bound_applies(const Legs& legs, double forward_bandwidth, int hop_bo
 }
 
 double column_bound(const Legs& legs, const Plan& plan, const std::vector<double>& preload, double floor,
-                    double target) {
+                    double target, const Progress& progress) {
   const Network& net = legs.network();
   std::vector<Job> jobs;
   PoolLpInput in;
@@ -129,6 +129,7 @@ double column_bound(const Legs& legs, const Plan& plan, const std::vector<double
   in.preload = preload;
   double bound = floor;
   for (int round = 0; round < kRounds; ++round) {
+    if (progress) progress("mcf certificate", static_cast<std::size_t>(round), static_cast<std::size_t>(kRounds));
     PoolLpResult lp = solve_pool_lp(net, in, kMasterTolerance, kMasterIterations);
     in.price = std::move(lp.price);
     in.share = std::move(lp.share);

@@ -15,6 +15,7 @@
 
 #include "optiq/core/legs.hpp"
 #include "optiq/core/plan.hpp"
+#include "optiq/core/types.hpp"
 
 namespace optiq::detail {
 
@@ -25,8 +26,8 @@ bool column_bound_applies(const Legs& legs, double forward_bandwidth, int hop_bo
 // A proven lower bound (seconds) on the busiest link's time of any plan of `plan`'s jobs made of
 // chains of default routes, `preload` bytes already on the links; at least `floor`. Starts from
 // the plan's paths and ends once the bound reaches `target` seconds or the rounds run out.
-// Deterministic whatever the number of threads.
+// Deterministic whatever the number of threads. `progress` (may be empty) hears of each round.
 double column_bound(const Legs& legs, const Plan& plan, const std::vector<double>& preload, double floor,
-                    double target);
+                    double target, const Progress& progress = nullptr);
 
 }  // namespace optiq::detail
