@@ -96,6 +96,9 @@ void bind_options(nb::module_& m) {
       .def_rw("progress", &PlannerOptions::progress)
       .def_rw("link_preload", &PlannerOptions::link_preload,
               "Bytes per link (index = link id) that more urgent classes put ahead of this plan; [] for none.")
+      .def_rw("prove_bound", &PlannerOptions::prove_bound,
+              "mcf: where its own bounds stop short of epsilon on a fat-tree, prove a sharper one (the plan is "
+              "the same either way).")
       .def(
           "set", [](PlannerOptions& o, const std::string& name, const std::string& text) { set_option(o, name, text); },
           "name"_a, "text"_a, "Set an option by record name from text, checked by its record.")

@@ -147,7 +147,7 @@ class McfRun {
     // Short of epsilon on a fat-tree, the prices of the LP over the plan's paths certify what
     // the potential's weights cannot (mcf_columns.hpp); the plan stays as it is.
     const double target = result_.plan_seconds / (1 + o_.epsilon);
-    if (result_.bound_seconds < target &&
+    if (o_.prove_bound && result_.bound_seconds < target &&
         detail::column_bound_applies(*legs_, o_.forward_bandwidth, o_.hop_bound, o_.max_proxies))
       result_.bound_seconds = std::min(
           result_.plan_seconds, detail::column_bound(*legs_, result_.plan, o_.link_preload, result_.bound_seconds, target, o_.progress));

@@ -68,6 +68,10 @@ struct PlannerOptions {
   // Empty: none. heu2, mcf, opt and optimal honour it; default has no choice to make; heu1 and
   // maxflow refuse it.
   std::vector<double> link_preload;
+  // mcf: where its own bounds stop short of epsilon on a fat-tree, prove a sharper one by column
+  // generation over its plan's paths (src/planner/mcf_columns.hpp). The plan is the same either
+  // way: callers that use the plan alone (the runtime, placement) skip the seconds it costs.
+  bool prove_bound = true;
 
   PlannerOptions();  // every field at its record's default
 };

@@ -79,6 +79,7 @@ std::vector<RankSchedule> schedule_flows(const PlanningSetup& setup, const std::
 Plan plan_node_jobs(const PlanningSetup& setup, const std::vector<Job>& node_jobs, Bytes largest) {
   PlannerOptions po;
   po.k = setup.paths_per_job;
+  po.prove_bound = false;  // the exchange needs the plan, not its certificate
   // heu2 hands out bytes a unit at a time: fine enough to split every job (at most 64 units
   // per job) and never finer than the chunk the runtime will send.
   const Bytes floor_unit = setup.schedule.chunk > 0 ? setup.schedule.chunk : Bytes(4096);
