@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <string>
 
 #include "optiq/core/error.hpp"
 #include "optiq/core/fat_tree.hpp"
+#include "optiq/core/graph/parallel.hpp"
 
 namespace optiq::detail {
 
@@ -97,17 +99,7 @@ void FatTreeChains::climb(Scratch& s) const {
       if (s.up[v].w != kInf) relax_up(v, s);
 }
 
-bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops,
-                             double& cost) const {
-  OPTIQ_CHECK(src >= 0 && src < hosts_ && dst >= 0 && dst < hosts_ && src != dst, "chains run between two hosts");
-  const int V = net_.num_vertices();
-  s.up.assign(V, kNone);
-  s.up_via.assign(V, -1);
-  s.arrival.assign(hosts_, kNone);
-  s.turn.assign(hosts_, 0);
-  s.changed.assign(hosts_, 0);
-  s.up[src] = {0.0, 0};
-  s.changed[src] = 1;
+void FatTreeChains::settle(NodeId src, NodeId dst, double below, Scratch& s) const {
   for (bool more = true; more;) {
     more = false;
     for (NodeId h = 0; h < hosts_; ++h) {
@@ -132,10 +124,28 @@ bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, s
       if (x == dst || !net_.may_forward(x)) continue;
       // A relay leads somewhere cheaper only if it is cheaper than what is wanted already.
       const Key onward{best.w + (nw_.empty() ? 0.0 : nw_[x]), best.h};
-      if (onward.w < below && onward < s.arrival[dst] && onward < s.up[x])
+      if (onward.w < below && (dst < 0 || onward < s.arrival[dst]) && onward < s.up[x])
         s.up[x] = onward, s.up_via[x] = -1, s.changed[x] = 1, more = true;
     }
   }
+}
+
+void FatTreeChains::start(NodeId v, Scratch& s) const {
+  const int V = net_.num_vertices();
+  s.up.assign(V, kNone);
+  s.up_via.assign(V, -1);
+  s.arrival.assign(hosts_, kNone);
+  s.turn.assign(hosts_, 0);
+  s.changed.assign(hosts_, 0);
+  s.up[v] = {0.0, 0};
+  if (v < hosts_) s.changed[v] = 1;  // above the hosts, the climb relaxes it
+}
+
+bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops,
+                             double& cost) const {
+  OPTIQ_CHECK(src >= 0 && src < hosts_ && dst >= 0 && dst < hosts_ && src != dst, "chains run between two hosts");
+  start(src, s);
+  settle(src, dst, below, s);
   if (!(s.arrival[dst].w < below)) return false;
   cost = s.arrival[dst].w;
   stops.assign(1, dst);
@@ -148,6 +158,43 @@ bool FatTreeChains::cheapest(NodeId src, NodeId dst, double below, Scratch& s, s
   }
   std::reverse(stops.begin(), stops.end());
   return true;
+}
+
+NodeId FatTreeChains::entry(NodeId host, double& offset) const {
+  const FatTreeShape& tree = *net_.fat_tree();
+  offset = 0;
+  if (tree.up_ports(host) != 1) return host;
+  const LinkId l = tree.up_link(host, 0);
+  offset = lw_[l];
+  return net_.link_dst(l);
+}
+
+void FatTreeChains::route_costs_from(NodeId entry, Scratch& s) const {
+  start(entry, s);
+  settle(entry, -1, -kInf, s);  // no relay costs less than nothing: one pass
+}
+
+std::vector<double> FatTreeChains::cheapest_costs(const std::vector<std::pair<NodeId, NodeId>>& pairs) const {
+  std::map<NodeId, std::vector<std::size_t>> by_entry;
+  std::vector<double> offset(pairs.size(), 0.0);
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    const auto [src, dst] = pairs[i];
+    OPTIQ_CHECK(src >= 0 && src < hosts_ && dst >= 0 && dst < hosts_ && src != dst, "chains run between two hosts");
+    by_entry[entry(src, offset[i])].push_back(i);
+  }
+  const std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_entry.begin(), by_entry.end());
+  std::vector<double> out(pairs.size(), kInf);
+  graph::parallel_for(
+      groups.size(), 2, [](bool) { return Scratch{}; },
+      [&](Scratch& s, std::size_t g) {
+        const NodeId from = groups[g].first;
+        start(from, s);
+        settle(from, -1, kInf, s);
+        // A chain that relays at its own source again costs no less than one that does not, so
+        // the chains from the entry, which may, cost what the source's own would.
+        for (std::size_t i : groups[g].second) out[i] = offset[i] + s.arrival[pairs[i].second].w;
+      });
+  return out;
 }
 
 }  // namespace optiq::detail

@@ -45,11 +45,29 @@ class FatTreeChains {
   // cheap ones the fewest hops), as its hosts src, proxies..., dst; false when none does.
   bool cheapest(NodeId src, NodeId dst, double below, Scratch& s, std::vector<NodeId>& stops, double& cost) const;
 
+  // The cost of each pair's cheapest chain, as `cheapest` finds it (infinity where none). Hosts
+  // with one parent leave by it, so every chain from a host below one switch is its up-link and
+  // a chain from that switch: one search settles all of that switch's sources at once, and each
+  // search runs to the end instead of stopping at one destination. Spread over threads; each
+  // entry is computed by one thread, so the result does not depend on how many.
+  std::vector<double> cheapest_costs(const std::vector<std::pair<NodeId, NodeId>>& pairs) const;
+
+  // Where the search of chains from `host` starts, and what reaching it costs: the host's one
+  // parent and that up-link's weight, or the host itself and 0 when it has several parents.
+  NodeId entry(NodeId host, double& offset) const;
+  // The routes' costs (no relays) from `entry` to every host, into s.arrival[host].w (infinity
+  // where none). A host below `entry` pays the entry's offset on top, except to itself.
+  void route_costs_from(NodeId entry, Scratch& s) const;
+
  private:
   FatTreeChains(const Legs& legs, const std::vector<double>& link_weight, const std::vector<double>& node_weight);
   bool build();
   void relax_up(NodeId v, Scratch& s) const;  // v's up-links from its cost so far
   void climb(Scratch& s) const;
+  void start(NodeId v, Scratch& s) const;  // chains from v, nothing reached yet
+  // From s.up as seeded: passes until no relay improves any arrival; `dst` >= 0 stops relays
+  // that cannot beat its arrival, and `below` those that cannot beat that cost.
+  void settle(NodeId src, NodeId dst, double below, Scratch& s) const;
 
   const Legs& legs_;
   const Network& net_;

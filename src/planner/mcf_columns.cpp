@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <utility>
 
 #include "optiq/core/graph/parallel.hpp"
@@ -16,15 +17,14 @@ namespace {
 // Measured on the 9,216-endpoint fat-tree permutation (bench/results/mcf_profile.md, "The
 // certificate by column generation"): with these the exact prices prove mcf's plan within 2%
 // at round 5, and fewer master iterations or proxy columns take more rounds than they save.
+// Every round is priced exactly: one search per first-level switch makes that a small part
+// of a round.
 constexpr int kRounds = 9;            // master solves at most
-constexpr int kFirstExact = 5;        // rounds priced exactly: this one, then every kExactEvery
-constexpr int kExactEvery = 2;
 constexpr int kMasterIterations = 200;
 constexpr double kMasterTolerance = 1e-3;
 constexpr int kProxyColumns = 8;      // chains through one proxy added per job and round
 constexpr double kKeptAbove = 0.05;   // paths without share stay while this close to their job's cheapest
 constexpr double kShareKept = 1e-6;   // ... and paths with at least this share stay anyway
-constexpr std::size_t kJobsPerItem = 64;
 
 double path_cost(const LinkPath& p, const std::vector<double>& y) {
   double c = 0;
@@ -35,23 +35,14 @@ double path_cost(const LinkPath& p, const std::vector<double>& y) {
 // Any prices y >= 0 bound every plan: sum_j bytes_j * (cheapest chain of j under y) plus the
 // preload they price, over sum_l capacity_l * y_l. A job's pool paths are chains, so its
 // cheapest chain is the cheapest pool path unless the exact search finds one below it.
-double exact_bound(const Legs& legs, const std::vector<Job>& jobs, const std::vector<double>& y,
-                   const std::vector<double>& pool_min, const std::vector<double>& preload) {
-  const Network& net = legs.network();
-  const std::vector<double> no_node_weights;  // the search keeps references: both must outlive it
-  const std::unique_ptr<FatTreeChains> tree = FatTreeChains::make(legs, y, no_node_weights);
+double exact_bound(const Network& net, const FatTreeChains& tree, const std::vector<Job>& jobs,
+                   const std::vector<double>& y, const std::vector<double>& pool_min,
+                   const std::vector<double>& preload) {
+  std::vector<std::pair<NodeId, NodeId>> pairs;
+  for (const Job& job : jobs) pairs.emplace_back(job.src, job.dst);
+  const std::vector<double> chain = tree.cheapest_costs(pairs);
   std::vector<double> cheapest(pool_min);
-  const std::size_t items = (jobs.size() + kJobsPerItem - 1) / kJobsPerItem;
-  graph::parallel_for(
-      items, 2, [](bool) { return FatTreeChains::Scratch{}; },
-      [&](FatTreeChains::Scratch& scratch, std::size_t item) {
-        std::vector<NodeId> stops;
-        for (std::size_t j = item * kJobsPerItem; j < std::min(jobs.size(), (item + 1) * kJobsPerItem); ++j) {
-          double cost = 0;
-          if (tree->cheapest(jobs[j].src, jobs[j].dst, pool_min[j], scratch, stops, cost))
-            cheapest[j] = std::min(cheapest[j], cost);
-        }
-      });
+  for (std::size_t j = 0; j < jobs.size(); ++j) cheapest[j] = std::min(cheapest[j], chain[j]);
   double num = 0, den = 0;
   for (std::size_t j = 0; j < jobs.size(); ++j) num += static_cast<double>(jobs[j].bytes) * cheapest[j];
   for (LinkId l = 0; l < net.num_links(); ++l) {
@@ -62,30 +53,36 @@ double exact_bound(const Legs& legs, const std::vector<Job>& jobs, const std::ve
 }
 
 // Each job's kProxyColumns cheapest chains through one proxy below its pool's cheapest path.
-std::vector<std::vector<LinkPath>> proxy_columns(const Legs& legs, const std::vector<Job>& jobs,
-                                                 const std::vector<double>& y, const std::vector<double>& pool_min) {
-  const Network& net = legs.network();
-  const std::vector<NodeId>& ends = net.endpoints();
+// The routes' costs from a source come from its entry's (FatTreeChains::entry), made once for
+// all the sources below one switch.
+std::vector<std::vector<LinkPath>> proxy_columns(const Legs& legs, const FatTreeChains& tree,
+                                                 const std::vector<Job>& jobs, const std::vector<double>& y,
+                                                 const std::vector<double>& pool_min) {
+  std::map<NodeId, std::vector<std::size_t>> by_entry;
+  std::vector<double> offset(jobs.size(), 0.0);
+  for (std::size_t j = 0; j < jobs.size(); ++j) by_entry[tree.entry(jobs[j].src, offset[j])].push_back(j);
+  const std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_entry.begin(), by_entry.end());
   std::vector<std::vector<LinkPath>> out(jobs.size());
   struct State {
     std::unique_ptr<RouteCosts> costs;
-    std::vector<double> from, to;
-    std::vector<int> hops_from, hops_to;
+    FatTreeChains::Scratch from;
+    std::vector<double> to;
+    std::vector<int> hops_to;
     std::vector<std::pair<double, NodeId>> below;
   };
-  const std::size_t items = (jobs.size() + kJobsPerItem - 1) / kJobsPerItem;
+  const std::vector<NodeId>& ends = legs.network().endpoints();  // hosts 0, 1, ... (FatTreeChains)
   graph::parallel_for(
-      items, 2, [&](bool) { return State{legs.routing().route_costs(y), {}, {}, {}, {}, {}}; },
-      [&](State& s, std::size_t item) {
-        for (std::size_t j = item * kJobsPerItem; j < std::min(jobs.size(), (item + 1) * kJobsPerItem); ++j) {
+      groups.size(), 2, [&](bool) { return State{legs.routing().route_costs(y), {}, {}, {}, {}}; },
+      [&](State& s, std::size_t g) {
+        tree.route_costs_from(groups[g].first, s.from);
+        for (std::size_t j : groups[g].second) {
           const Job& job = jobs[j];
-          s.costs->from(job.src, s.from, s.hops_from);
           s.costs->to(job.dst, s.to, s.hops_to);
           s.below.clear();
           for (std::size_t i = 0; i < ends.size(); ++i) {
             const NodeId p = ends[i];
             if (p == job.src || p == job.dst || !legs.can_proxy(p)) continue;
-            const double c = s.from[i] + s.to[i];
+            const double c = offset[j] + s.from.arrival[i].w + s.to[i];
             if (c < pool_min[j] * (1 - 1e-9)) s.below.emplace_back(c, p);
           }
           const std::size_t k = std::min<std::size_t>(kProxyColumns, s.below.size());
@@ -140,12 +137,10 @@ double column_bound(const Legs& legs, const Plan& plan, const std::vector<double
         cost[j].push_back(path_cost(p, in.price));
         pool_min[j] = std::min(pool_min[j], cost[j].back());
       }
-    const bool last = round + 1 == kRounds;
-    if (last || (round >= kFirstExact && (round - kFirstExact) % kExactEvery == 0)) {
-      bound = std::max(bound, exact_bound(legs, jobs, in.price, pool_min, preload));
-      if (bound >= target) break;
-    }
-    if (last) break;
+    const std::vector<double> no_node_weights;  // the search keeps references: both must outlive it
+    const std::unique_ptr<FatTreeChains> tree = FatTreeChains::make(legs, in.price, no_node_weights);
+    bound = std::max(bound, exact_bound(net, *tree, jobs, in.price, pool_min, preload));
+    if (bound >= target || round + 1 == kRounds) break;
     // Paths that carry nothing and cost well above their job's cheapest leave the pool; each job
     // gains its cheapest chains through one proxy.
     for (std::size_t j = 0; j < jobs.size(); ++j) {
@@ -159,7 +154,7 @@ double column_bound(const Legs& legs, const Plan& plan, const std::vector<double
       in.paths[j] = std::move(kept);
       in.share[j] = std::move(kept_share);
     }
-    std::vector<std::vector<LinkPath>> added = proxy_columns(legs, jobs, in.price, pool_min);
+    std::vector<std::vector<LinkPath>> added = proxy_columns(legs, *tree, jobs, in.price, pool_min);
     for (std::size_t j = 0; j < jobs.size(); ++j)
       for (LinkPath& p : added[j])
         if (std::find(in.paths[j].begin(), in.paths[j].end(), p) == in.paths[j].end()) {

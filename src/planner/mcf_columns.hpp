@@ -6,7 +6,7 @@
 // value but many optimal prices, most of which charge links that chains through other hosts
 // avoid. Column generation fixes that: solve the LP over a pool of paths (pool_lp.hpp), add
 // each job's cheapest chains through one proxy under its prices, drop the paths that carry
-// nothing and cost well above their job's cheapest, and again. Every few rounds the prices
+// nothing and cost well above their job's cheapest, and again. Every round's prices
 // are priced exactly over every chain (fat_tree_chains.hpp), which is a lower bound on any
 // plan; the rounds stop once it certifies the target.
 #pragma once

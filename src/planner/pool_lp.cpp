@@ -100,6 +100,8 @@ class PoolLp {
     std::vector<double> g(K), load(m), load_new(m), f_new(K), y_new(m);
     std::vector<double> f_sum(K, 0.0), y_sum(m, 0.0), f_avg(K), y_avg(m), g_avg(K), load_avg(m);
     std::vector<double> f_restart = f, y_restart = y;
+    std::vector<double> item_s1((m + kLinksPerItem - 1) / kLinksPerItem), item_s2(item_s1.size());
+    std::vector<std::size_t> active;
     multiply(f, load);
     best_share_ = f, best_price_ = y;
     best_upper_ = upper(load), best_lower_ = lower(y, g);
@@ -122,11 +124,28 @@ class PoolLp {
           weighted_[k] = coef_[k] * f_new[k];
         }
       });
-      gather_loads(load_new);
-      for (std::size_t i = 0; i < m; ++i) y_new[i] = y[i] + sigma * (2 * load_new[i] - load[i] + u_[i]);
-      project_prices(y_new);
+      // One pass over the links: loads, the dual step, and the sums that start its projection.
+      in_items(m, kLinksPerItem, [&](std::size_t b, std::size_t e) {
+        double s1 = 0, s2 = 0;
+        for (std::size_t i = b; i < e; ++i) {
+          double l = 0;
+          for (int a = link_begin_[i]; a < link_begin_[i + 1]; ++a) l += weighted_[link_col_[a]];
+          load_new[i] = l;
+          y_new[i] = y[i] + sigma * (2 * l - load[i] + u_[i]);
+          s1 += w_[i] * y_new[i], s2 += w_[i] * w_[i];
+        }
+        item_s1[b / kLinksPerItem] = s1, item_s2[b / kLinksPerItem] = s2;
+      });
+      double s1 = 0, s2 = 0;
+      for (std::size_t q = 0; q < item_s1.size(); ++q) s1 += item_s1[q], s2 += item_s2[q];
+      const double theta = price_threshold(y_new, (s1 - 1) / s2, active);
+      in_items(m, kLinksPerItem, [&](std::size_t b, std::size_t e) {
+        for (std::size_t i = b; i < e; ++i) {
+          y_new[i] = std::max(0.0, y_new[i] - theta * w_[i]);
+          y_sum[i] += y_new[i];
+        }
+      });
       f.swap(f_new), y.swap(y_new), load.swap(load_new);
-      for (std::size_t i = 0; i < m; ++i) y_sum[i] += y[i];
       ++it, ++since_restart;
       if (it % kCheckEvery != 0) continue;
 
@@ -207,44 +226,52 @@ class PoolLp {
     if (lo > best_lower_) best_lower_ = lo, best_price_ = y;
   }
 
-  // Euclidean projection of each job's shares onto its simplex (sort, then the threshold).
+  // Euclidean projection of each job's shares onto its simplex: f = max(0, f - theta).
   void project_jobs(std::vector<double>& f, std::size_t first_job, std::size_t end_job) const {
-    std::vector<double> v;
     for (std::size_t j = first_job; j < end_job; ++j) {
       const int b = job_begin_[j], e = job_begin_[j + 1];
       if (e - b == 1) {
         f[b] = 1;
         continue;
       }
-      v.assign(f.begin() + b, f.begin() + e);
-      std::sort(v.begin(), v.end(), std::greater<double>());
-      double sum = 0, theta = 0;
-      for (std::size_t r = 0; r < v.size(); ++r) {
-        sum += v[r];
-        const double t = (sum - 1) / static_cast<double>(r + 1);
-        if (v[r] - t > 0) theta = t;
+      double sum = 0;
+      for (int k = b; k < e; ++k) sum += f[k];
+      double theta = (sum - 1) / (e - b);
+      for (int round = 0; round < e - b; ++round) {  // each round drops at least one share
+        double kept = 0;
+        int count = 0;
+        for (int k = b; k < e; ++k)
+          if (f[k] > theta) kept += f[k], ++count;
+        const double next = (kept - 1) / count;
+        if (!(next > theta)) break;
+        theta = next;
       }
       for (int k = b; k < e; ++k) f[k] = std::max(0.0, f[k] - theta);
     }
   }
 
-  // Euclidean projection onto {y >= 0, sum w y = 1}: y = max(0, v - theta w) for the theta
-  // where the sum is 1. The sum is convex and decreasing in theta, so Newton's steps from a
-  // theta below the root (one exists: max(0, a) >= a) climb to it without passing it.
-  void project_prices(std::vector<double>& v) const {
-    double s1 = 0, s2 = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) s1 += w_[i] * v[i], s2 += w_[i] * w_[i];
-    double theta = (s1 - 1) / s2;
+  // The theta of the Euclidean projection onto {y >= 0, sum w y = 1}, y = max(0, v - theta w),
+  // from theta0 = the root with every link kept. The sum is convex and decreasing in theta, so
+  // Newton's steps from below climb to the root without passing it (the same steps as for the
+  // shares above); theta only grows, so each round reads only the links the last one kept.
+  double price_threshold(const std::vector<double>& v, double theta, std::vector<std::size_t>& active) const {
+    active.clear();
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (v[i] > theta * w_[i]) active.push_back(i);
     for (int round = 0; round < 64; ++round) {
-      s1 = s2 = 0;
-      for (std::size_t i = 0; i < v.size(); ++i)
-        if (v[i] > theta * w_[i]) s1 += w_[i] * v[i], s2 += w_[i] * w_[i];
-      const double next = (s1 - 1) / s2;
+      double s1[4] = {0, 0, 0, 0}, s2[4] = {0, 0, 0, 0};  // four sums: the adds need not wait on each other
+      std::size_t kept = 0;
+      for (std::size_t i : active)
+        if (v[i] > theta * w_[i]) {
+          s1[kept % 4] += w_[i] * v[i], s2[kept % 4] += w_[i] * w_[i];
+          active[kept++] = i;
+        }
+      active.resize(kept);
+      const double next = ((s1[0] + s1[1]) + (s1[2] + s1[3]) - 1) / ((s2[0] + s2[1]) + (s2[2] + s2[3]));
       if (!(next > theta)) break;
       theta = next;
     }
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::max(0.0, v[i] - theta * w_[i]);
-    normalise_prices(v);  // rounding only
+    return theta;
   }
 
   void normalise_prices(std::vector<double>& y) const {

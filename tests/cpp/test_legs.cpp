@@ -14,6 +14,7 @@
 #include "optiq/core/planner.hpp"
 #include "optiq/core/rng.hpp"
 #include "optiq/core/routing.hpp"
+#include "paths/fat_tree_chains.hpp"
 
 namespace {
 
@@ -404,4 +405,46 @@ TEST(Legs, ExactChainPricingOnFatTreesMatchesBruteForce) {
     }
   }
   EXPECT_GT(multi_proxy, 0);
+}
+
+// The bound's pricing runs one search per first-level switch for all the sources below it
+// (and per host where hosts have several parents): each pair's cost must be its own chain's.
+TEST(Legs, ChainCostsSearchedPerSwitchMatchBruteForce) {
+  const char* specs[] = {"fattree:3;4,4,4;1,4,4;1,1,1", "fattree:3;4,4,4;1,4,2;1,1,1", "fattree:2;4,4;2,4;1,1",
+                         "fattree:3;1,4,4;1,1,4;1,1,1"};
+  Rng rng(12);
+  int checked = 0, cheaper_than_route = 0;
+  for (const char* spec : specs) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing("dmodk", net);
+    const Legs legs(net, *routing);
+    const int hosts = static_cast<int>(net.endpoints().size());
+    std::vector<std::pair<NodeId, NodeId>> pairs;
+    for (int i = 0; i < hosts; ++i)
+      for (int d : {1, 5, hosts / 2 + 1})
+        if (d % hosts != 0) pairs.emplace_back(i, static_cast<NodeId>((i + d) % hosts));
+    for (int trial = 0; trial < 3; ++trial) {
+      std::vector<double> lw(net.num_links()), nw;
+      for (double& w : lw) w = trial == 1 || rng.below(4) == 0 ? static_cast<double>(rng.below(640)) / 64 : 0.0;
+      if (trial == 2) {
+        nw.assign(net.num_vertices(), 0.0);
+        for (double& w : nw) w = static_cast<double>(rng.below(64)) / 64;
+      }
+      const auto tree = detail::FatTreeChains::make(legs, lw, nw);
+      ASSERT_NE(tree, nullptr) << spec;
+      const std::vector<double> got = tree->cheapest_costs(pairs);
+      ASSERT_EQ(got.size(), pairs.size());
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto [src, dst] = pairs[i];
+        const Brute want = brute_chain(net, *routing, lw, nw, src, dst);
+        ASSERT_EQ(got[i], want.cost) << spec << " trial " << trial << " " << src << " -> " << dst;
+        double route = 0;
+        for (LinkId l : routing->route(src, dst)) route += lw[l];
+        cheaper_than_route += want.cost < route;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(cheaper_than_route, 50);  // relays matter in these cases, not only direct routes
 }
