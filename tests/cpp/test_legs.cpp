@@ -362,6 +362,18 @@ Brute brute_chain(const Network& net, const RoutingModel& routing, const std::ve
 // where it does not apply) against brute force over every pair of hosts: the same cost and hop
 // count for every job, a path that is a chain of routes costing what is reported, and chains
 // through two proxies or more among the answers (the case the fat-tree search exists for).
+// Trial 0: mostly free links with a few dear ones (as an LP's prices); 1: weights everywhere;
+// 2: the same with node weights. Multiples of 1/64, so that every sum is exact.
+void trial_weights(const Network& net, int trial, Rng& rng, std::vector<double>& lw, std::vector<double>& nw) {
+  lw.assign(net.num_links(), 0.0);
+  for (double& w : lw) w = trial == 1 || rng.below(4) == 0 ? static_cast<double>(rng.below(640)) / 64 : 0.0;
+  nw.clear();
+  if (trial == 2) {
+    nw.assign(net.num_vertices(), 0.0);
+    for (double& w : nw) w = static_cast<double>(rng.below(64)) / 64;
+  }
+}
+
 TEST(Legs, ExactChainPricingOnFatTreesMatchesBruteForce) {
   const std::pair<const char*, const char*> cases[] = {
       {"fattree:3;4,4,4;1,4,4;1,1,1", "dmodk"},  {"fattree:3;4,4,4;1,4,2;1,1,1", "dmodk"},
@@ -378,13 +390,8 @@ TEST(Legs, ExactChainPricingOnFatTreesMatchesBruteForce) {
     std::vector<Job> jobs;
     for (int i = 0; i < hosts; ++i) jobs.push_back({i, static_cast<NodeId>((i * 7 + 3) % hosts), 1});
     for (int trial = 0; trial < 3; ++trial) {
-      // Mostly free links with a few dear ones (as an LP's prices), or weights everywhere.
-      std::vector<double> lw(net.num_links()), nw;
-      for (double& w : lw) w = trial == 1 || rng.below(4) == 0 ? static_cast<double>(rng.below(640)) / 64 : 0.0;
-      if (trial == 2) {
-        nw.assign(net.num_vertices(), 0.0);
-        for (double& w : nw) w = static_cast<double>(rng.below(64)) / 64;
-      }
+      std::vector<double> lw, nw;
+      trial_weights(net, trial, rng, lw, nw);
       const CheapestPaths got = cheapest_paths(legs, jobs, lw, nw);
       for (std::size_t j = 0; j < jobs.size(); ++j) {
         if (jobs[j].src == jobs[j].dst) continue;
@@ -424,12 +431,8 @@ TEST(Legs, ChainCostsSearchedPerSwitchMatchBruteForce) {
       for (int d : {1, 5, hosts / 2 + 1})
         if (d % hosts != 0) pairs.emplace_back(i, static_cast<NodeId>((i + d) % hosts));
     for (int trial = 0; trial < 3; ++trial) {
-      std::vector<double> lw(net.num_links()), nw;
-      for (double& w : lw) w = trial == 1 || rng.below(4) == 0 ? static_cast<double>(rng.below(640)) / 64 : 0.0;
-      if (trial == 2) {
-        nw.assign(net.num_vertices(), 0.0);
-        for (double& w : nw) w = static_cast<double>(rng.below(64)) / 64;
-      }
+      std::vector<double> lw, nw;
+      trial_weights(net, trial, rng, lw, nw);
       const auto tree = detail::FatTreeChains::make(legs, lw, nw);
       ASSERT_NE(tree, nullptr) << spec;
       const std::vector<double> got = tree->cheapest_costs(pairs);
