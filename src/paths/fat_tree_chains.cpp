@@ -174,15 +174,22 @@ void FatTreeChains::route_costs_from(NodeId entry, Scratch& s) const {
   settle(entry, -1, -kInf, s);  // no relay costs less than nothing: one pass
 }
 
-std::vector<double> FatTreeChains::cheapest_costs(const std::vector<std::pair<NodeId, NodeId>>& pairs) const {
+FatTreeChains::EntryGroups FatTreeChains::group_by_entry(const std::vector<NodeId>& sources,
+                                                          std::vector<double>& offset) const {
   std::map<NodeId, std::vector<std::size_t>> by_entry;
-  std::vector<double> offset(pairs.size(), 0.0);
-  for (std::size_t i = 0; i < pairs.size(); ++i) {
-    const auto [src, dst] = pairs[i];
+  offset.assign(sources.size(), 0.0);
+  for (std::size_t i = 0; i < sources.size(); ++i) by_entry[entry(sources[i], offset[i])].push_back(i);
+  return EntryGroups(by_entry.begin(), by_entry.end());
+}
+
+std::vector<double> FatTreeChains::cheapest_costs(const std::vector<std::pair<NodeId, NodeId>>& pairs) const {
+  std::vector<NodeId> sources;
+  for (const auto& [src, dst] : pairs) {
     OPTIQ_CHECK(src >= 0 && src < hosts_ && dst >= 0 && dst < hosts_ && src != dst, "chains run between two hosts");
-    by_entry[entry(src, offset[i])].push_back(i);
+    sources.push_back(src);
   }
-  const std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_entry.begin(), by_entry.end());
+  std::vector<double> offset;
+  const EntryGroups groups = group_by_entry(sources, offset);
   std::vector<double> out(pairs.size(), kInf);
   graph::parallel_for(
       groups.size(), 2, [](bool) { return Scratch{}; },

@@ -55,6 +55,9 @@ class FatTreeChains {
   // Where the search of chains from `host` starts, and what reaching it costs: the host's one
   // parent and that up-link's weight, or the host itself and 0 when it has several parents.
   NodeId entry(NodeId host, double& offset) const;
+  // The positions of `sources` grouped by their entry, in entry order, and each one's offset.
+  using EntryGroups = std::vector<std::pair<NodeId, std::vector<std::size_t>>>;
+  EntryGroups group_by_entry(const std::vector<NodeId>& sources, std::vector<double>& offset) const;
   // The routes' costs (no relays) from `entry` to every host, into s.arrival[host].w (infinity
   // where none). A host below `entry` pays the entry's offset on top, except to itself.
   void route_costs_from(NodeId entry, Scratch& s) const;

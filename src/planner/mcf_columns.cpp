@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <map>
 #include <utility>
 
 #include "optiq/core/graph/parallel.hpp"
@@ -58,10 +57,10 @@ double exact_bound(const Network& net, const FatTreeChains& tree, const std::vec
 std::vector<std::vector<LinkPath>> proxy_columns(const Legs& legs, const FatTreeChains& tree,
                                                  const std::vector<Job>& jobs, const std::vector<double>& y,
                                                  const std::vector<double>& pool_min) {
-  std::map<NodeId, std::vector<std::size_t>> by_entry;
-  std::vector<double> offset(jobs.size(), 0.0);
-  for (std::size_t j = 0; j < jobs.size(); ++j) by_entry[tree.entry(jobs[j].src, offset[j])].push_back(j);
-  const std::vector<std::pair<NodeId, std::vector<std::size_t>>> groups(by_entry.begin(), by_entry.end());
+  std::vector<NodeId> sources;
+  for (const Job& job : jobs) sources.push_back(job.src);
+  std::vector<double> offset;
+  const FatTreeChains::EntryGroups groups = tree.group_by_entry(sources, offset);
   std::vector<std::vector<LinkPath>> out(jobs.size());
   struct State {
     std::unique_ptr<RouteCosts> costs;
