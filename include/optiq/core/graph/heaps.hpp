@@ -26,6 +26,8 @@ class RadixHeap {
     buckets_[bucket(k)].push_back({k, item});
     ++size_;
   }
+  // The item pop() returns next if that needs no search of the buckets, else -1.
+  int peek() const { return buckets_[0].empty() ? -1 : buckets_[0].back().second; }
   std::pair<Key, int> pop() {
     if (buckets_[0].empty()) {
       std::size_t i = 1;
