@@ -150,6 +150,8 @@ def write(out_dir: str, speed_rows: list, quality_rows: list, command: str, wher
                             f"{bound} | {gap} | {p.get('rounds') or ''} | {p.get('peak_mb', r.get('peak_mb'))} |\n")
             if plot(out_dir, speed_rows):
                 f.write("![mcf planning time against endpoints](planning_scale.png)\n\n")
+                f.write("The torus (Mira) points are mcf's rows of optimal_speed.md and optimal_speed_49152.md "
+                        "(bench/optimal_speed.py), as recorded when this plot was drawn.\n\n")
             f.write("\n")
         if quality_rows:
             f.write("## mcf against optimal at 1,024 endpoints\n\n")
