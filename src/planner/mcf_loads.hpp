@@ -25,11 +25,14 @@ class Loads {
         node_(forward_bandwidth > 0 ? topo.num_vertices() : 0, 0.0), cap_(topo.num_links()) {
     for (LinkId l = 0; l < topo.num_links(); ++l) cap_[l] = topo.capacity(l);
     if (!preload.empty()) link_ = preload;
+    term_.assign(link_.size(), Term{});
+    set_reference(eta_, ref_);
   }
 
   void add(const LinkPath& p, double x) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       link_[p[i]] += x;
+      update_term(p[i]);
       if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) node_[topo_->link_src(p[i])] += x;
     }
   }
@@ -42,15 +45,18 @@ class Loads {
     for (double f : node_) u = std::max(u, f / fwd_cap_);
     return u;
   }
-  void set_reference(double eta, double U) { eta_ = eta, ref_ = U; }
-  double link_g(LinkId l) const { return std::exp(eta_ * (link_[l] / cap_[l] - ref_) / ref_); }
+  void set_reference(double eta, double U) {
+    eta_ = eta, ref_ = U;
+    for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l) update_term(l);
+  }
+  double link_g(LinkId l) const { return term_[l].g; }
   double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
   // First and second derivative of the potential along a path, up to the common factor eta/U.
   void slope(const LinkPath& p, double& d, double& h) const {
     d = h = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
-      const double c = cap_[p[i]], g = link_g(p[i]);
-      d += g / c, h += g / (c * c);
+      const Term& t = term_[p[i]];
+      d += t.d, h += t.h;
       if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) {
         const double gv = node_g(topo_->link_src(p[i]));
         d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
@@ -65,6 +71,18 @@ class Loads {
   double fwd_cap_;
   std::vector<double> link_, node_;
   std::vector<double> cap_;  // per link, looked up often enough to keep at hand
+  // Per link, kept up to date with its load: the potential's term g and its contributions
+  // g / c and g / c^2 to a path's slope (sweeps read them far more often than loads change).
+  struct Term {
+    double g = 0, d = 0, h = 0;
+  };
+  std::vector<Term> term_;
+  void update_term(LinkId l) {
+    const double c = cap_[l];
+    if (!(c > 0)) return;
+    const double g = std::exp(eta_ * (link_[l] / c - ref_) / ref_);
+    term_[l] = {g, g / c, g / (c * c)};
+  }
   double eta_ = 1, ref_ = 1;
 };
 
