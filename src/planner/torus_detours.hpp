@@ -23,8 +23,12 @@ class TorusDetours {
 
   explicit TorusDetours(const Network& topo);
 
+  struct Port {
+    int dim, dir;
+  };
   struct Scratch {
     std::vector<NodeId> nodes, seen;
+    std::vector<Port> ports;  // per hop of the path
   };
 
   // The cheapest simple detour of `path` under per-link weights w, if it costs less than the
