@@ -2,9 +2,11 @@
 // nodes') loads with the exponential potential the method descends (mcf.cpp).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
+#include "optiq/core/graph/parallel.hpp"
 #include "optiq/core/metrics.hpp"
 #include "optiq/core/network.hpp"
 
@@ -47,7 +49,12 @@ class Loads {
   }
   void set_reference(double eta, double U) {
     eta_ = eta, ref_ = U;
-    for (LinkId l = 0; l < static_cast<LinkId>(link_.size()); ++l) update_term(l);
+    // Each link's term on its own: the same on any number of threads.
+    constexpr std::size_t kBlock = 1 << 16;
+    const std::size_t n = link_.size();
+    graph::parallel_for((n + kBlock - 1) / kBlock, 4, [](bool) { return 0; }, [&](int, std::size_t b) {
+      for (std::size_t l = b * kBlock; l < std::min(n, (b + 1) * kBlock); ++l) update_term(static_cast<LinkId>(l));
+    });
   }
   double link_g(LinkId l) const { return term_[l].g; }
   double node_g(NodeId v) const { return std::exp(eta_ * (node_[v] / fwd_cap_ - ref_) / ref_); }
