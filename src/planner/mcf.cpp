@@ -122,7 +122,7 @@ constexpr double kTrialTarget = 0.25;
 // kSharpDetours) and the practical ending, which must reach kTrialTarget * epsilon. A trial
 // that falls short is retried once the potential is kDetourTrialRetry times as sharp. Mira
 // 49,152 (bench/results/mcf_profile.md, "Detours"): disjoint and overlap end after the first
-// trial (0.27% and 0.37%), subset after the second (0.33%, was 1.32% without detours).
+// trial (0.31% and 0.42%), subset after the second (0.45%; 1.32% without detours).
 constexpr double kDetourGain = 0.01;
 constexpr double kDetourTrialFromEta = 2.0;
 constexpr double kDetourTrialSharpen = 1.3;

@@ -5,7 +5,9 @@
 // potential as it goes. Pricing rounds search exact cheapest paths under the potential's
 // link weights, which gives a proven lower bound by weak duality:
 //     T* >= sum_j bytes_j * dist_w(j) / sum_l capacity_l * w_l,
-// alongside cut, relaxation and quotient bounds (include/optiq/core/bounds.hpp). It stops when
+// alongside cut, relaxation and quotient bounds (include/optiq/core/bounds.hpp). On tori the
+// iterations between pricing rounds, and the sweeps that sharpen the potential towards the
+// end, price cheap detours of each job's path instead (src/planner/torus_detours.hpp). It stops when
 // its flow is within (1 + epsilon) of the best bound, or at the iteration cap, then makes the
 // plan practical (minimum bytes per path, paths per job) with moves at full sharpness.
 #pragma once
