@@ -20,8 +20,10 @@ from optiq.workload import Workload, pattern_jobs
 
 CASES = [  # network, routing, pattern, planner
     ("mira:512", "bgq", "subset", "mcf"),
-    # The trial of sweeps, its quotient bound and its sharp rounds end this run.
+    # The trial of sweeps with detours, its quotient bound and its practical ending end this run.
     ("mira:1024", "bgq", "overlap", "mcf"),
+    # 2,048 jobs: detour rounds split into work items on two threads.
+    ("mira:4096", "bgq", "disjoint", "mcf"),
     ("mira:512", "bgq", "overlap", "heu1"),
     ("mira:512", "bgq", "overlap", "heu2"),
     ("fattree:3;8,8,16;1,8,8;1,1,1", "dmodk", "dmodk-adversarial", "mcf"),
