@@ -103,11 +103,11 @@ constexpr std::size_t kChainSearchExpansions = 16;
 // quotient bound and pick the relaxations' hot links; if the flow is then within epsilon of the
 // bound, pricing rounds at full sharpness and the practical ending follow, and the run ends if
 // they reach kTrialTarget * epsilon. Otherwise flow and schedule are put back (the bounds stay).
-// Mira 49,152: disjoint ends after the sweeps (0.27% in 16-18 s where the middle pricing rounds
-// took 33 s to 0.22%); overlap after the sharp rounds (17-19 s instead of 32-35 s, a plan of
-// 28.305 MB instead of 28.330); subset falls short (3.1% above the quotient bound) and goes
-// on, with the quotient solved earlier. Retrying at sharper potentials fell short too
-// (bench/results/mcf_profile.md).
+// That is the trial on networks without detours (below); on Mira 49,152, before detours:
+// disjoint ended after the sweeps (0.27% in 16-18 s where the middle pricing rounds took 33 s
+// to 0.22%); overlap after the sharp rounds (17-19 s instead of 32-35 s); subset fell short
+// (3.1% above the quotient bound) and went on, with the quotient solved earlier. Retrying at
+// sharper potentials fell short too (bench/results/mcf_profile.md).
 constexpr double kTrialFromEta = 3.0;
 constexpr double kTrialSharpen = 1.05;
 constexpr double kTrialTarget = 0.25;
@@ -364,23 +364,27 @@ class McfRun {
         }
         if (U_ <= (1.0 + stop_epsilon_) * best_bound_) return practical_done_ = true;
       }
-    } else if (relax_wait_ = 0, try_relaxed_bounds(), U_ <= (1.0 + o_.epsilon) * best_bound_) {
-      last_priced_U_ = INFINITY;
-      bool certified = false;
-      // The main loop's iterations, at full sharpness, starting with a pricing round in this one.
-      for (bool first = true; first || it < o_.mcf_iterations; first = false) {
-        if (!first) result_.extras["iterations"] = ++it;
-        loads_.set_reference(eta_, U_);
-        std::fill(fresh_.begin(), fresh_.end(), 0);
-        if ((first || it >= next_price_) && price(it)) {
-          certified = U_ <= (1.0 + stop_epsilon_) * best_bound_;
-          break;
+    } else {
+      relax_wait_ = 0;
+      try_relaxed_bounds();
+      if (U_ <= (1.0 + o_.epsilon) * best_bound_) {
+        last_priced_U_ = INFINITY;
+        bool certified = false;
+        // The main loop's iterations, at full sharpness, starting with a pricing round in this one.
+        for (bool first = true; first || it < o_.mcf_iterations; first = false) {
+          if (!first) result_.extras["iterations"] = ++it;
+          loads_.set_reference(eta_, U_);
+          std::fill(fresh_.begin(), fresh_.end(), 0);
+          if ((first || it >= next_price_) && price(it)) {
+            certified = U_ <= (1.0 + stop_epsilon_) * best_bound_;
+            break;
+          }
+          update();
+          U_ = loads_.max_utilisation();
         }
-        update();
-        U_ = loads_.max_utilisation();
+        make_practical();
+        if (certified || U_ <= (1.0 + stop_epsilon_) * best_bound_) return practical_done_ = true;
       }
-      make_practical();
-      if (certified || U_ <= (1.0 + stop_epsilon_) * best_bound_) return practical_done_ = true;
     }
     stop_epsilon_ = o_.epsilon;
     it = saved_it, next_price_ = saved_next_price, relax_wait_ = saved_relax_wait, relax_backoff_ = saved_relax_backoff;
