@@ -17,6 +17,7 @@
 #include "optiq/core/error.hpp"
 #include "optiq/core/graph/contract.hpp"
 #include "optiq/core/graph/dijkstra.hpp"
+#include "optiq/core/graph/parallel.hpp"
 
 namespace optiq {
 
@@ -47,50 +48,57 @@ struct Flow {
 // The contracted graph: arcs with capacities, and cheapest paths on it (ties: fewer arcs).
 class SmallGraph {
  public:
-  SmallGraph(int nodes, std::vector<Arc> arcs) : arcs_(std::move(arcs)), search_(nodes) {
-    std::vector<int> tails, heads;
-    for (const Arc& a : arcs_) tails.push_back(a.from), heads.push_back(a.to);
-    g_ = graph::Csr(nodes, std::move(tails), std::move(heads));
-  }
-  const std::vector<Arc>& arcs() const { return arcs_; }
-
-  // Searches from src under arc weights w; then path_to gives the cheapest path to a node.
-  void cheapest(int src, const std::vector<double>& w) {
-    search_.start();
-    search_.seed(src, Cost{0.0, 0});
-    for (int v; (v = search_.settle_next()) >= 0;) {
-      const Cost c = search_.key(v);
-      for (int i = g_.out_begin(v); i < g_.out_end(v); ++i)
-        search_.offer(g_.head_at(i), Cost{c.d + w[g_.arc_at(i)], c.h + 1}, g_.arc_at(i));
-    }
-  }
-  bool reached(int v) const { return search_.settled(v); }
-  double dist(int v) const { return search_.settled(v) ? search_.key(v).d : kInf; }
-  std::vector<int> path_to(int v) const {
-    std::vector<int> p;
-    search_.path_to(v, g_, p);
-    return p;
-  }
-
- private:
   struct Cost {  // compared by weight, then arcs
     double d;
     int h;
     bool operator<(const Cost& o) const { return d != o.d ? d < o.d : h < o.h; }
   };
+  // One search's state: one per thread.
+  using Search = graph::Dijkstra<Cost>;
+
+  SmallGraph(int nodes, std::vector<Arc> arcs) : arcs_(std::move(arcs)), nodes_(nodes) {
+    std::vector<int> tails, heads;
+    for (const Arc& a : arcs_) tails.push_back(a.from), heads.push_back(a.to);
+    g_ = graph::Csr(nodes, std::move(tails), std::move(heads));
+  }
+  const std::vector<Arc>& arcs() const { return arcs_; }
+  Search search() const { return Search(nodes_); }
+
+  // Searches from src under arc weights w; then path_to gives the cheapest path to a node.
+  void cheapest(Search& search, int src, const std::vector<double>& w) const {
+    search.start();
+    search.seed(src, Cost{0.0, 0});
+    for (int v; (v = search.settle_next()) >= 0;) {
+      const Cost c = search.key(v);
+      for (int i = g_.out_begin(v); i < g_.out_end(v); ++i)
+        search.offer(g_.head_at(i), Cost{c.d + w[g_.arc_at(i)], c.h + 1}, g_.arc_at(i));
+    }
+  }
+  static bool reached(const Search& search, int v) { return search.settled(v); }
+  static double dist(const Search& search, int v) { return search.settled(v) ? search.key(v).d : kInf; }
+  std::vector<int> path_to(const Search& search, int v) const {
+    std::vector<int> p;
+    search.path_to(v, g_, p);
+    return p;
+  }
+
+ private:
   std::vector<Arc> arcs_;
+  int nodes_;
   graph::Csr g_;
-  graph::Dijkstra<Cost> search_;
 };
 
 // Max-concurrent-flow bound (seconds) for commodities on a small graph with capacities in
 // bytes/s and demands in bytes.
-double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds, double beat) {
+double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, double tolerance, int max_rounds,
+                   double beat) {
   const auto& arcs = g.arcs();
   const std::size_t m = arcs.size();
   std::vector<double> load(m, 0.0), w(m, 0.0);
   std::map<int, std::vector<std::size_t>> by_src;
   for (std::size_t k = 0; k < goods.size(); ++k) by_src[goods[k].src].push_back(k);
+  std::vector<const std::pair<const int, std::vector<std::size_t>>*> sources;
+  for (const auto& entry : by_src) sources.push_back(&entry);
   auto utilisation = [&] {
     double u = 0;
     for (std::size_t a = 0; a < m; ++a)
@@ -100,11 +108,12 @@ double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double to
   // Start on fewest-arc paths with every capacity-limited arc weighing the same.
   for (std::size_t a = 0; a < m; ++a) w[a] = std::isfinite(arcs[a].cap) ? 1.0 : 0.0;
   std::vector<std::vector<Flow>> flows(goods.size());
+  SmallGraph::Search first = g.search();
   for (const auto& [src, members] : by_src) {
-    g.cheapest(src, w);
+    g.cheapest(first, src, w);
     for (std::size_t k : members) {
-      if (!g.reached(goods[k].dst)) return 0.0;  // cannot happen in a torus
-      flows[k].push_back({g.path_to(goods[k].dst), goods[k].demand});
+      if (!SmallGraph::reached(first, goods[k].dst)) return 0.0;  // cannot happen in a torus
+      flows[k].push_back({g.path_to(first, goods[k].dst), goods[k].demand});
       for (int a : flows[k].back().arcs) load[a] += goods[k].demand;
     }
   }
@@ -128,15 +137,21 @@ double solve_small(SmallGraph& g, const std::vector<Commodity>& goods, double to
       w[a] = std::isfinite(arcs[a].cap) ? gw[a] / arcs[a].cap : 0.0;
       scale += gw[a];
     }
-    double priced = 0;
+    // The sources' searches are independent: on any number of threads, then summed in order.
     std::vector<std::vector<int>> fresh(goods.size());
-    for (const auto& [src, members] : by_src) {
-      g.cheapest(src, w);
-      for (std::size_t k : members) {
-        priced += goods[k].demand * g.dist(goods[k].dst);
-        fresh[k] = g.path_to(goods[k].dst);
-      }
-    }
+    std::vector<double> dist(goods.size(), 0.0);
+    graph::parallel_for(sources.size(), 2, [&](bool) { return g.search(); },
+                        [&](SmallGraph::Search& search, std::size_t i) {
+                          const auto& [src, members] = *sources[i];
+                          g.cheapest(search, src, w);
+                          for (std::size_t k : members) {
+                            dist[k] = SmallGraph::dist(search, goods[k].dst);
+                            fresh[k] = g.path_to(search, goods[k].dst);
+                          }
+                        });
+    double priced = 0;
+    for (const auto& [src, members] : by_src)
+      for (std::size_t k : members) priced += goods[k].demand * dist[k];
     best = std::max(best, priced / scale);
     if (U <= (1 + tolerance) * best || best_flow <= beat) break;
     // A commodity aggregates many jobs and spreads over many paths, so one move per round
