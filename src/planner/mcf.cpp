@@ -535,11 +535,12 @@ class McfRun {
   void rebalance(std::size_t a, std::size_t b, double keep = 0) {
     auto& set = flows_[a];
     const double step_scale = U_ / eta_;  // the factor Loads::slope leaves out
+    double db, hb;  // path b's slope, read again only after a move changed it
+    loads_.slope(set[b].links, db, hb);
     for (std::size_t p = 0; p < set.size(); ++p) {
       if (p == b || set[p].x <= 0) continue;
-      double dp, hp, db, hb;
+      double dp, hp;
       loads_.slope(set[p].links, dp, hp);
-      loads_.slope(set[b].links, db, hb);
       if (dp <= db) continue;
       double move = std::min(set[p].x, step_scale * (dp - db) / (hp + hb));
       if (move < set[p].x && set[p].x - move < keep) move = std::max(0.0, set[p].x - keep);
@@ -548,6 +549,7 @@ class McfRun {
       loads_.add(set[b].links, move);
       set[p].x -= move;
       set[b].x += move;
+      loads_.slope(set[b].links, db, hb);
     }
   }
 

@@ -31,10 +31,19 @@ class Loads {
     set_reference(eta_, ref_);
   }
 
+  // A link's term changes by the factor exp(eta * x / (c * U)) with x bytes more: one exponential
+  // per move on a network of one capacity, not one per link. set_reference recomputes every
+  // term from its load, so the rounding of these products never outlives an iteration.
   void add(const LinkPath& p, double x) {
+    double c = -1, factor = 1;
     for (std::size_t i = 0; i < p.size(); ++i) {
-      link_[p[i]] += x;
-      update_term(p[i]);
+      const LinkId l = p[i];
+      link_[l] += x;
+      if (cap_[l] != c) {
+        c = cap_[l];
+        factor = c > 0 ? std::exp(eta_ * x / (c * ref_)) : 1.0;
+      }
+      term_[l].g *= factor;
       if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) node_[topo_->link_src(p[i])] += x;
     }
   }
@@ -63,7 +72,8 @@ class Loads {
     d = h = 0;
     for (std::size_t i = 0; i < p.size(); ++i) {
       const Term& t = term_[p[i]];
-      d += t.d, h += t.h;
+      const double gc = t.g * t.inverse_c;
+      d += gc, h += gc * t.inverse_c;
       if (fwd_cap_ > 0 && i > 0 && relays_in_software(*topo_, topo_->link_src(p[i]))) {
         const double gv = node_g(topo_->link_src(p[i]));
         d += gv / fwd_cap_, h += gv / (fwd_cap_ * fwd_cap_);
@@ -78,17 +88,16 @@ class Loads {
   double fwd_cap_;
   std::vector<double> link_, node_;
   std::vector<double> cap_;  // per link, looked up often enough to keep at hand
-  // Per link, kept up to date with its load: the potential's term g and its contributions
-  // g / c and g / c^2 to a path's slope (sweeps read them far more often than loads change).
+  // Per link, kept up to date with its load: the potential's term g, beside the inverse
+  // capacity a path's slope scales it by (sweeps read both far more often than loads change).
   struct Term {
-    double g = 0, d = 0, h = 0;
+    double g = 0, inverse_c = 0;
   };
   std::vector<Term> term_;
   void update_term(LinkId l) {
     const double c = cap_[l];
     if (!(c > 0)) return;
-    const double g = std::exp(eta_ * (link_[l] / c - ref_) / ref_);
-    term_[l] = {g, g / c, g / (c * c)};
+    term_[l] = {std::exp(eta_ * (link_[l] / c - ref_) / ref_), 1.0 / c};
   }
   double eta_ = 1, ref_ = 1;
 };
