@@ -153,7 +153,7 @@ double solve_small(const SmallGraph& g, const std::vector<Commodity>& goods, dou
     for (const auto& [src, members] : by_src)
       for (std::size_t k : members) priced += goods[k].demand * dist[k];
     best = std::max(best, priced / scale);
-    if (U <= (1 + tolerance) * best || best_flow <= beat) break;
+    if (U <= (1 + tolerance) * best || best_flow <= (1 + tolerance) * beat) break;
     // A commodity aggregates many jobs and spreads over many paths, so one move per round
     // leaves most of the work to the next (costly) pricing: a few sweeps between a
     // commodity's own paths first cut the rounds needed 5-20x.
