@@ -110,7 +110,8 @@ TEST(CheapestPaths, ContractedBoundsNeverExceedExactCosts) {
 }
 
 // The goal-directed search in whole units finds the same costs and hop counts as Dijkstra,
-// whatever the contraction (one component, some, or none merged).
+// whatever the contraction (one component, some, or none merged), and where the weights are
+// even enough that it builds none (the last trials: every link within 1/32 of the heaviest).
 TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
   Rng rng(41);
   for (const char* spec : {"torus:4x4", "mesh:3x5", "bgq:2x2x2x2x2", "torus:6x4", "torus:3x4x5", "mesh:4x4x3"}) {
@@ -118,13 +119,17 @@ TEST(CheapestPaths, UnitSearchMatchesDijkstra) {
     std::vector<Job> jobs;
     for (int i = 0; i < 60; ++i)
       jobs.push_back({static_cast<NodeId>(rng.below(t.num_vertices())), static_cast<NodeId>(rng.below(t.num_vertices())), 1});
-    for (int trial = 0; trial < 10; ++trial) {
+    for (int trial = 0; trial < 14; ++trial) {
       const double unit = 0.25;
       std::vector<std::uint32_t> units(t.num_links(), 0);
       std::vector<double> lw(t.num_links(), 0.0);
       const int zeros = static_cast<int>(rng.below(4));  // from none to most links free
       for (LinkId l = 0; l < t.num_links(); ++l) {
-        units[l] = static_cast<int>(rng.below(4)) < zeros ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
+        if (trial >= 10) {
+          units[l] = 40 + static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1241));
+        } else {
+          units[l] = static_cast<int>(rng.below(4)) < zeros ? 0 : static_cast<std::uint32_t>(rng.below(trial % 2 ? 3 : 1000));
+        }
         lw[l] = units[l] * unit;
       }
       const CheapestPaths exact = cheapest_paths(Legs(t, *make_routing(t.default_routing(), t)), jobs, lw);
