@@ -88,6 +88,7 @@ class ChainPricer {
     if (legs.terminals().size() == net_.endpoints().size()) bulk_ = legs.routing().route_costs(lw);
     // Where the endpoints are vertices 0..T-1 in order (fat-trees, dragonflies), the bulk
     // costs by endpoint are the costs by vertex of every vertex a leg can start at.
+    for (NodeId t : legs.terminals()) proxy_.push_back(legs.can_proxy(t) ? 1 : 0);
     const auto& ends = net_.endpoints();
     ends_first_ = bulk_ != nullptr;
     for (std::size_t i = 0; ends_first_ && i < ends.size(); ++i) ends_first_ = ends[i] == static_cast<NodeId>(i);
@@ -157,10 +158,20 @@ class ChainPricer {
       // What a chain pays from arriving at each terminal on: its copy and its route to dst
       // (infinite where it cannot forward), so that the one-proxy scan is a sum and a minimum.
       const auto& terms = legs_.terminals();
-      onward_.assign(terms.size(), kInf);
-      for (std::size_t w = 0; w < terms.size(); ++w)
-        if (static_cast<int>(w) != dst_index_ && legs_.can_proxy(terms[w]) && into_[terms[w]] < kInf)
-          onward_[w] = pass(terms[w]) + into_[terms[w]];
+      const std::size_t T = terms.size();
+      onward_.resize(T);
+      const double* into = into_.data();
+      const char* proxy = proxy_.data();
+      if (nw_.empty()) {  // pass() is 0 everywhere
+        for (std::size_t w = 0; w < T; ++w) {
+          const double c = into[terms[w]];
+          onward_[w] = proxy[w] && c < kInf ? 0.0 + c : kInf;
+        }
+      } else {
+        for (std::size_t w = 0; w < T; ++w)
+          onward_[w] = proxy[w] && into[terms[w]] < kInf ? pass(terms[w]) + into[terms[w]] : kInf;
+      }
+      if (dst_index_ >= 0) onward_[dst_index_] = kInf;
       return;
     }
     into_.assign(n, kInf);
@@ -325,10 +336,16 @@ class ChainPricer {
       const std::size_t T = terms.size();
       const double keep = onward_[ts];
       onward_[ts] = kInf;  // src is no proxy of its own chains
-      double low = kInf;
-      for (std::size_t w = 0; w < T; ++w) low = std::min(low, from_cost_at_[w] + onward_[w]);
+      // Four running minima, so that each comparison need not wait for the one before (costs
+      // are never NaN or -0, so the least of the four is the least of all, exactly).
+      double lows[4] = {kInf, kInf, kInf, kInf};
+      std::size_t w = 0;
+      for (; w + 4 <= T; w += 4)
+        for (int i = 0; i < 4; ++i) lows[i] = std::min(lows[i], from_cost_at_[w + i] + onward_[w + i]);
+      for (; w < T; ++w) lows[0] = std::min(lows[0], from_cost_at_[w] + onward_[w]);
+      const double low = std::min(std::min(lows[0], lows[1]), std::min(lows[2], lows[3]));
       if (low <= best)
-        for (std::size_t w = 0; w < T; ++w)
+        for (w = 0; w < T; ++w)
           if (from_cost_at_[w] + onward_[w] == low) {
             const int h = from_hops_at_[w] + into_hops_[terms[w]];
             if (low < best || h < *hops) best = low, *hops = h, *proxy = terms[w];
@@ -482,6 +499,7 @@ class ChainPricer {
   std::vector<double> from_cost_, to_cost_;
   std::vector<int> from_hops_, to_hops_;
   std::vector<double> onward_;  // per terminal, with bulk costs: pass + into_, inf if no proxy
+  std::vector<char> proxy_;     // per terminal: whether it may relay (Legs::can_proxy)
   std::vector<double> into_;   // cost of the default route from each vertex to dst_
   std::vector<int> into_hops_;  // its links
   LinkPath walk_;

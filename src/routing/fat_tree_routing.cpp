@@ -3,6 +3,7 @@
 // the same way and differs only in the parallel cable it takes down the tree (docs/model.md,
 // "Fat-trees").
 #include <algorithm>
+#include <utility>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -56,6 +57,9 @@ class FatTreeRouteCosts final : public RouteCosts {
       for (int pos = 0; pos < tree_.level_size(l); ++pos)
         for (int q = 0; q < ports_[l]; ++q)
           up_weight_[up_at_[l] + static_cast<std::size_t>(pos) * ports_[l] + q] = lw_[tree_.up_link_at(l, pos, q)];
+    block_weight_.resize(L_);
+    for (int l = 0; l < L_; ++l) block_weight_[l].resize(blocks_[l]);
+    above_.assign(L_ + 1, 0.0), turn_descent_.assign(L_ + 1, 0.0);
     descent_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0.0);
     prefix_.assign(static_cast<std::size_t>(L_ + 1) * N_, 0);
     for (NodeId x = 0; x < N_; ++x) {
@@ -76,37 +80,36 @@ class FatTreeRouteCosts final : public RouteCosts {
   }
 
   // To dst: a host climbs by dst's ports, so below level l the hosts of one level-l block
-  // share the node they climb through and its up link; each such link is read once.
+  // share the node they climb through and its up link; each such link is read once, into
+  // block_weight_[l] (0 for dst's own block, from which routes climb no higher). One pass
+  // over the hosts then sums, bottom level first, the weights of the blocks each lies in and
+  // the descent of the level its route turns at: one write per host where a pass per level
+  // read and wrote every host again.
   //
   // The level-l node block b climbs through has dst's parent digits below l and b's digits
   // from l on, so its position is fixed(l) + b * (w_0 ... w_{l-1}).
   void to(NodeId dst, std::vector<double>& cost, std::vector<int>& hops) override {
     OPTIQ_CHECK(dst >= 0 && dst < N_, "route costs end at a host");
-    cost.assign(N_, 0.0);
-    hops.assign(N_, 0);
+    cost.resize(N_);
+    hops.resize(N_);
     long long fixed = 0;
     for (int l = 0; l < L_; ++l) {
       const int q = port(l, dst);
-      const long long own = dst / span_[l];  // dst's block: no climb from there at this level
       const double* weight = up_weight_.data() + up_at_[l] + q;
-      for (long long b = 0; b < blocks_[l]; ++b) {
-        if (b == own) continue;
-        const double c = weight[(fixed + b * below_[l]) * ports_[l]];
-        for (long long x = b * span_[l]; x < (b + 1) * span_[l]; ++x) cost[x] += c, hops[x] += 2;
-      }
+      double* block = block_weight_[l].data();
+      for (long long b = 0; b < blocks_[l]; ++b) block[b] = weight[(fixed + b * below_[l]) * ports_[l]];
+      block[dst / span_[l]] = 0;
       fixed += (q % tree_.up(l)) * below_[l];
     }
-    for (int k = 1; k <= L_; ++k) {
-      const long long outer = dst / span_[k] * span_[k], inner = dst / span_[k - 1] * span_[k - 1];
-      const double descent = descent_[static_cast<std::size_t>(k) * N_ + dst];
-      for (long long x = outer; x < outer + span_[k]; ++x) {
-        if (x == inner) {
-          x += span_[k - 1] - 1;
-          continue;
-        }
-        cost[x] += descent;
+    for (int k = 1; k <= L_; ++k) turn_descent_[k] = descent_[static_cast<std::size_t>(k) * N_ + dst];
+    if (L_ == 1) {  // hosts below one switch
+      for (NodeId x = 0; x < N_; ++x) {
+        cost[x] = x == dst ? 0 : block_weight_[0][x] + turn_descent_[1];
+        hops[x] = x == dst ? 0 : 2;
       }
+      return;
     }
+    for (long long b = 0; b < blocks_[L_ - 1]; ++b) fill_to(L_ - 1, b, 0, dst, cost.data(), hops.data());
   }
 
   // Whether the climbs' table stays small: the ports of every level multiplied.
@@ -119,32 +122,79 @@ class FatTreeRouteCosts final : public RouteCosts {
 
   void from(NodeId src, std::vector<double>& cost, std::vector<int>& hops) override {
     OPTIQ_CHECK(src >= 0 && src < N_, "route costs start at a host");
-    cost.assign(N_, 0.0);
-    hops.assign(N_, 0);
-    if (++stamp_ == 0) {
-      for (auto& seen : climb_seen_) std::fill(seen.begin(), seen.end(), 0);
-      stamp_ = 1;
+    cost.resize(N_);
+    hops.resize(N_);
+    cost[src] = 0, hops[src] = 0;
+    climb_cost_[0][0] = 0, climb_node_[0][0] = src;
+    // Where the climbs are fewer than the hosts, all of them first; else each as a host needs it.
+    const bool every_climb = prefixes_[L_] <= N_;
+    if (every_climb) {
+      for (int k = 1; k <= L_; ++k)
+        for (long long p = 0; p < prefixes_[k]; ++p) {
+          const long long parent = p / ports_[k - 1];
+          const LinkId link = tree_.up_link(climb_node_[k - 1][parent], static_cast<int>(p % ports_[k - 1]));
+          climb_cost_[k][p] = climb_cost_[k - 1][parent] + lw_[link];
+          climb_node_[k][p] = net_.link_dst(link);
+        }
+    } else {
+      if (++stamp_ == 0) {
+        for (auto& seen : climb_seen_) std::fill(seen.begin(), seen.end(), 0);
+        stamp_ = 1;
+      }
+      climb_seen_[0][0] = stamp_;
     }
-    climb_cost_[0][0] = 0, climb_node_[0][0] = src, climb_seen_[0][0] = stamp_;
     // The hosts whose lowest common level with src is k: src's level-k block without its
     // level-(k-1) block (hosts are numbered block by block).
     for (int k = 1; k <= L_; ++k) {
       const long long outer = src / span_[k] * span_[k], inner = src / span_[k - 1] * span_[k - 1];
       const long long* prefix = &prefix_[static_cast<std::size_t>(k) * N_];
       const double* descent = &descent_[static_cast<std::size_t>(k) * N_];
-      for (long long x = outer; x < outer + span_[k]; ++x) {
-        if (x == inner) {
-          x += span_[k - 1] - 1;
-          continue;
+      const double* climbs = climb_cost_[k].data();
+      for (const auto [begin, end] : {std::pair{outer, inner}, std::pair{inner + span_[k - 1], outer + span_[k]}}) {
+        if (every_climb) {
+          for (long long x = begin; x < end; ++x) cost[x] = climbs[prefix[x]] + descent[x];
+        } else {
+          for (long long x = begin; x < end; ++x) cost[x] = climb(k, prefix[x]) + descent[x];
         }
-        cost[x] = climb(k, prefix[x]) + descent[x];
-        hops[x] = 2 * k;
+        std::fill(hops.begin() + begin, hops.begin() + end, 2 * k);
       }
     }
   }
 
  private:
   int port(int level, NodeId x) const { return static_cast<int>(x / below_[level] % ports_[level]); }
+
+  // to()'s pass over the hosts of level-l block b (l >= 1). `turn` is the level routes from
+  // them to dst turn at once a block above already differs from dst's (0: not yet known).
+  // above_[m] holds the weight of the level-m block being filled, for m > l.
+  void fill_to(int l, long long b, int turn, NodeId dst, double* cost, int* hops) {
+    if (turn == 0 && b != dst / span_[l]) turn = l + 1;
+    above_[l] = block_weight_[l][b];
+    const long long first = b * tree_.down(l - 1), end = first + tree_.down(l - 1);
+    if (l > 1) {
+      for (long long c = first; c < end; ++c) fill_to(l - 1, c, turn, dst, cost, hops);
+      return;
+    }
+    const double* own_weight = block_weight_[0].data();
+    const int k = turn > 0 ? turn : 1;
+    const double descent = turn_descent_[k];
+    // Summed level by level from the bottom, as the route's links are: the same rounding.
+    if (L_ == 2) {
+      const double a1 = above_[1];
+      for (long long x = first; x < end; ++x) cost[x] = (own_weight[x] + a1) + descent;
+    } else if (L_ == 3) {
+      const double a1 = above_[1], a2 = above_[2];
+      for (long long x = first; x < end; ++x) cost[x] = ((own_weight[x] + a1) + a2) + descent;
+    } else {
+      for (long long x = first; x < end; ++x) {
+        double v = own_weight[x];
+        for (int m = 1; m < L_; ++m) v += above_[m];
+        cost[x] = v + descent;
+      }
+    }
+    std::fill(hops + first, hops + end, 2 * k);
+    if (dst >= first && dst < end) cost[dst] = 0, hops[dst] = 0;
+  }
 
   // The cost of the climb from the present source through the ports of prefix p (depth k).
   double climb(int k, long long p) {
@@ -173,6 +223,8 @@ class FatTreeRouteCosts final : public RouteCosts {
   std::vector<double> up_weight_;    // [up_at_[l] + position * ports_[l] + port]
   std::vector<std::size_t> up_at_;
   std::vector<long long> prefix_;    // [k * N + x]: x's first k up ports, as one number
+  std::vector<std::vector<double>> block_weight_;  // to()'s scratch: per level, per block
+  std::vector<double> above_, turn_descent_;       // ... per level
 };
 
 class FatTreeRouting final : public RoutingModel {

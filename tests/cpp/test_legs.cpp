@@ -199,6 +199,7 @@ TEST(Legs, RouteCostsFromAndToOneHostAreTheRoutesWeights) {
       {"fattree:2;4,4;1,2;1,1", "dmodk"},        {"fattree:2;4,4;1,2;1,2", "dmodk"},
       {"fattree:3;2,2,3;1,2,2;1,2,1", "dmodk"},  {"fattree:3;3,2,2;2,3,2;1,2,2", "dmodk"},
       {"fattree:2;2,2;1,2;2,2", "dmodk"},        {"fattree:3;4,4,4;1,4,4;1,1,1", "simgrid"},
+      {"fattree:1;5;1;1", "dmodk"},              {"fattree:4;2,3,2,2;1,2,3,2;1,1,1,1", "dmodk"},
       {"dragonfly:3,1;2,1;3,1;2", "minimal"},    {"dragonfly:2,2;3,1;4,2;1", "minimal"},
       {"dragonfly:4,1;1,1;4,1;3", "simgrid"},
   };
