@@ -9,10 +9,11 @@
 //          by at most one per link); 0 on other networks;
 //   hw(v): the larger of (a) the cheapest weight from v's component to a target's component
 //          in a contracted graph where pairs of nodes joined both ways by light links merge
-//          and light links are free, and (b) hh(v) times the lightest link weight. While
-//          every link weighs at least 1/kContractBelow of the heaviest, (a) is left out: it
-//          then never raised the bound enough to settle fewer nodes, and building and searching
-//          the contracted graph took 8-15% of a round (bench/results/mcf_profile.md).
+//          and light links are free, and (b) hh(v) times the lightest link weight. On a torus
+//          whose every link weighs at least 1/kContractBelow of the heaviest, (a) is left out:
+//          it then never raised the bound enough to settle fewer nodes, and building and
+//          searching the contracted graph took 8-15% of a round (bench/results/mcf_profile.md).
+//          Without the torus hint hh is 0 and (a) is all the bound there is.
 // Both parts underestimate and change along a link by no more than the link's cost, so
 // every node is settled once with its exact cost, as plain Dijkstra would settle it; nodes
 // whose cheapest route to a target is dearer than the target itself are never settled. With
@@ -40,8 +41,8 @@ namespace {
 using Key = std::uint64_t;
 constexpr Key kNoKey = std::numeric_limits<Key>::max();
 
-// The contracted graph's part of the bound is built only when the lightest link weighs less
-// than this fraction of the heaviest. Mira 49,152 and bgq:16x8x8x16x2, every pricing round of
+// On a torus, the contracted graph's part of the bound is built only when the lightest link
+// weighs less than this fraction of the heaviest. Mira 49,152 and bgq:16x8x8x16x2, every pricing round of
 // mcf: at sharpness up to 3.2 (lightest 1/24 of the heaviest) the search settled exactly as
 // many nodes without it; at 4.3 (1/75) 6% more, at 10 and beyond (free links) 5-11% more.
 constexpr std::uint32_t kContractBelow = 32;
@@ -253,7 +254,7 @@ CheapestPaths cheapest_paths_units(const Network& topo, const std::vector<Job>& 
   }
   const detail::SourceGroups groups(by_source.begin(), by_source.end());
   const graph::Csr& g = topo.graph();
-  const bool even = static_cast<std::uint64_t>(lightest) * kContractBelow >= heaviest;
+  const bool even = topo.torus() && static_cast<std::uint64_t>(lightest) * kContractBelow >= heaviest;
   const Contraction con = contract(g, units, even ? 1 : std::max(1, max_components));
   Shared shared{topo, g, con, lightest, topo.torus(), 1, {}, {}, {}, 0, {}};
   const int n = topo.num_vertices();
