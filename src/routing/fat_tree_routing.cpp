@@ -178,7 +178,8 @@ class FatTreeRouteCosts final : public RouteCosts {
     const double* own_weight = block_weight_[0].data();
     const int k = turn > 0 ? turn : 1;
     const double descent = turn_descent_[k];
-    // Summed level by level from the bottom, as the route's links are: the same rounding.
+    // The climb's levels bottom first, then the descent: summed in another order the costs
+    // could round differently, and ties between proxies (so plans) with them.
     if (L_ == 2) {
       const double a1 = above_[1];
       for (long long x = first; x < end; ++x) cost[x] = (own_weight[x] + a1) + descent;
