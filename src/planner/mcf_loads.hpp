@@ -58,6 +58,10 @@ class Loads {
   }
   void set_reference(double eta, double U) {
     eta_ = eta, ref_ = U;
+    // Every idle link has the same term (written as update_term computes it, to the last
+    // bit); most links of a large torus are idle (Mira 49,152: three in four), and this
+    // spares them the exponential.
+    idle_ = std::exp(eta_ * (0.0 - ref_) / ref_);
     // Each link's term on its own: the same on any number of threads.
     constexpr std::size_t kBlock = 1 << 16;
     const std::size_t n = link_.size();
@@ -97,9 +101,9 @@ class Loads {
   void update_term(LinkId l) {
     const double c = cap_[l];
     if (!(c > 0)) return;
-    term_[l] = {std::exp(eta_ * (link_[l] / c - ref_) / ref_), 1.0 / c};
+    term_[l] = {link_[l] == 0 ? idle_ : std::exp(eta_ * (link_[l] / c - ref_) / ref_), 1.0 / c};
   }
-  double eta_ = 1, ref_ = 1;
+  double eta_ = 1, ref_ = 1, idle_ = std::exp(-1.0);
 };
 
 }  // namespace optiq::detail
