@@ -42,9 +42,10 @@ using Key = std::uint64_t;
 constexpr Key kNoKey = std::numeric_limits<Key>::max();
 
 // On a torus, the contracted graph's part of the bound is built only when the lightest link
-// weighs less than this fraction of the heaviest. Mira 49,152 and bgq:16x8x8x16x2, every pricing round of
-// mcf: at sharpness up to 3.2 (lightest 1/24 of the heaviest) the search settled exactly as
-// many nodes without it; at 4.3 (1/75) 6% more, at 10 and beyond (free links) 5-11% more.
+// weighs less than this fraction of the heaviest. Mira 49,152 and bgq:16x8x8x16x2, every
+// pricing round of mcf: at sharpness up to 3.2 (lightest 1/24 of the heaviest) the search
+// settled exactly as many nodes without it; at 4.3 (1/75) 6% more, at 10 and beyond (free
+// links) 5-11% more.
 constexpr std::uint32_t kContractBelow = 32;
 
 // The contracted graph behind hw(v), shared read-only by all searches of one call: node pairs

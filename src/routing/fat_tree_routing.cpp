@@ -3,10 +3,10 @@
 // the same way and differs only in the parallel cable it takes down the tree (docs/model.md,
 // "Fat-trees").
 #include <algorithm>
-#include <utility>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "optiq/core/error.hpp"

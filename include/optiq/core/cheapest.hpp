@@ -50,8 +50,8 @@ std::vector<double> cheapest_cost_lower_bounds(const Network& topo, const std::v
 // units[l] * unit, units[l] <= 2^24), without node weights or a hop bound: the same costs and
 // hop counts, found by a goal-directed search whose lower bounds come from a contracted graph
 // of at most `max_components` components (on a torus built only where some link weighs less
-// than 1/32 of the heaviest; otherwise the hop part of the bound is as good). When the weights leave most links free it settles
-// a small part of the network per source. `settled`, when given, receives the number of
+// than 1/32 of the heaviest; otherwise the hop part of the bound is as good). When the
+// weights leave most links free it settles a small part of the network per source. `settled`, when given, receives the number of
 // nodes settled over all searches. `known`, when given, holds per job the units of some path
 // it has (~0: none): a search then keeps no node whose route to a target would cost more than
 // the dearest known path of its source, which changes no result and spares the heap.
