@@ -25,8 +25,7 @@ constexpr int kRestartAfter = 512;
 constexpr int kNormIterations = 24;
 // Steps take this fraction of the largest stable step product (tau * sigma * |M|^2 < 1).
 constexpr double kStepFraction = 0.95;
-// Items of work handed to one thread at a time: paths (jobs for the splits) and links.
-constexpr std::size_t kPathsPerItem = 4096;
+// Items of work handed to one thread at a time: jobs and links.
 constexpr std::size_t kJobsPerItem = 512;
 constexpr std::size_t kLinksPerItem = 2048;
 
@@ -50,15 +49,34 @@ class PoolLp {
       if (slot_[l] < 0) slot_[l] = static_cast<int>(link_.size()), link_.push_back(l);
       return slot_[l];
     };
+    // A link every path of a job crosses (on a fat-tree, the job's hosts' own cables) carries
+    // that job's whole demand whatever the split, and prices all its paths alike: it is kept
+    // out of the paths as a fixed load. The LP is the same; its products are smaller.
+    std::vector<std::pair<int, double>> fixed;  // LP link, load in LP units
+    std::vector<int> common(topo.num_links(), 0), drop(topo.num_links(), 0), left(topo.num_links(), 0);
     job_begin_.push_back(0);
     for (std::size_t j = 0; j < jobs; ++j) {
-      for (const LinkPath& p : in.paths[j]) {
+      demand_.push_back(in.bytes[j] / max_bytes);
+      const std::vector<LinkPath>& paths = in.paths[j];
+      const LinkPath& first = paths[0];
+      for (LinkId l : first) ++common[l];
+      for (std::size_t q = 1; q < paths.size(); ++q) {
+        for (LinkId l : paths[q]) ++left[l];
+        for (LinkId l : first) common[l] = std::min(common[l], left[l]);
+        for (LinkId l : paths[q]) left[l] = 0;
+      }
+      for (LinkId l : first)
+        if (common[l] > 0) fixed.emplace_back(slot(l), common[l] * demand_.back()), drop[l] = common[l], common[l] = 0;
+      for (const LinkPath& p : paths) {
         col_job_.push_back(static_cast<int>(j));
-        for (LinkId l : p) col_link_.push_back(slot(l));
+        for (LinkId l : first) left[l] = drop[l];
+        for (LinkId l : p)
+          if (left[l] > 0) --left[l];
+          else col_link_.push_back(slot(l));
         col_begin_.push_back(static_cast<int>(col_link_.size()));
       }
+      for (LinkId l : first) drop[l] = 0, left[l] = 0;
       job_begin_.push_back(static_cast<int>(col_job_.size()));
-      demand_.push_back(in.bytes[j] / max_bytes);
     }
     col_begin_.insert(col_begin_.begin(), 0);
     for (LinkId l = 0; l < static_cast<LinkId>(in.preload.size()); ++l)
@@ -69,9 +87,8 @@ class PoolLp {
       w_[i] = topo.capacity(link_[i]) / max_cap;
       if (link_[i] < static_cast<LinkId>(in.preload.size())) u_[i] = in.preload[link_[i]] / max_bytes;
     }
-    coef_.resize(col_job_.size());
+    for (const auto& [i, load] : fixed) u_[i] += load;
     weighted_.resize(col_job_.size());
-    for (std::size_t k = 0; k < col_job_.size(); ++k) coef_[k] = demand_[col_job_[k]];
     link_begin_.assign(m + 1, 0);
     for (int l : col_link_) ++link_begin_[l + 1];
     for (std::size_t i = 0; i < m; ++i) link_begin_[i + 1] += link_begin_[i];
@@ -112,17 +129,20 @@ class PoolLp {
       // One pass over the paths, by whole jobs: prices, the step, the projection, and the
       // weighted shares the loads gather next.
       in_items(job_begin_.size() - 1, kJobsPerItem, [&](std::size_t b, std::size_t e) {
-        for (int k = job_begin_[b]; k < job_begin_[e]; ++k) {
-          double price = 0;
-          for (int a = col_begin_[k]; a < col_begin_[k + 1]; ++a) price += y[col_link_[a]];
-          g[k] = coef_[k] * price;
-          f_new[k] = f[k] - tau * g[k];
+        for (std::size_t j = b; j < e; ++j) {
+          const double step = tau * demand_[j];
+          for (int k = job_begin_[j]; k < job_begin_[j + 1]; ++k) {
+            double price = 0;
+            for (int a = col_begin_[k]; a < col_begin_[k + 1]; ++a) price += y[col_link_[a]];
+            f_new[k] = f[k] - step * price;
+          }
         }
         project_jobs(f_new, b, e);
-        for (int k = job_begin_[b]; k < job_begin_[e]; ++k) {
-          f_sum[k] += f_new[k];
-          weighted_[k] = coef_[k] * f_new[k];
-        }
+        for (std::size_t j = b; j < e; ++j)
+          for (int k = job_begin_[j]; k < job_begin_[j + 1]; ++k) {
+            f_sum[k] += f_new[k];
+            weighted_[k] = demand_[j] * f_new[k];
+          }
       });
       // One pass over the links: loads, the dual step, and the sums that start its projection.
       in_items(m, kLinksPerItem, [&](std::size_t b, std::size_t e) {
@@ -180,8 +200,9 @@ class PoolLp {
  private:
   // load = M f: each path adds its job's demand times its share to its links.
   void multiply(const std::vector<double>& f, std::vector<double>& load) const {
-    in_items(f.size(), kPathsPerItem, [&](std::size_t b, std::size_t e) {
-      for (std::size_t k = b; k < e; ++k) weighted_[k] = coef_[k] * f[k];
+    in_items(job_begin_.size() - 1, kJobsPerItem, [&](std::size_t b, std::size_t e) {
+      for (std::size_t j = b; j < e; ++j)
+        for (int k = job_begin_[j]; k < job_begin_[j + 1]; ++k) weighted_[k] = demand_[j] * f[k];
     });
     gather_loads(load);
   }
@@ -197,12 +218,13 @@ class PoolLp {
   }
   // g = M^T y: each path's price times its job's demand.
   void transpose_multiply(const std::vector<double>& y, std::vector<double>& g) const {
-    in_items(col_job_.size(), kPathsPerItem, [&](std::size_t b, std::size_t e) {
-      for (std::size_t k = b; k < e; ++k) {
-        double s = 0;
-        for (int a = col_begin_[k]; a < col_begin_[k + 1]; ++a) s += y[col_link_[a]];
-        g[k] = coef_[k] * s;
-      }
+    in_items(job_begin_.size() - 1, kJobsPerItem, [&](std::size_t b, std::size_t e) {
+      for (std::size_t j = b; j < e; ++j)
+        for (int k = job_begin_[j]; k < job_begin_[j + 1]; ++k) {
+          double s = 0;
+          for (int a = col_begin_[k]; a < col_begin_[k + 1]; ++a) s += y[col_link_[a]];
+          g[k] = demand_[j] * s;
+        }
     });
   }
 
@@ -317,8 +339,7 @@ class PoolLp {
   std::vector<int> col_job_, col_begin_, col_link_, job_begin_;
   std::vector<int> link_begin_, link_col_;  // per LP link: the paths that cross it
   std::vector<double> demand_;   // per job
-  std::vector<double> coef_;     // per path: its job's demand
-  mutable std::vector<double> weighted_;  // per path: coef_ times its share (multiply's scratch)
+  mutable std::vector<double> weighted_;  // per path: its job's demand times its share
   std::vector<double> best_share_, best_price_;
   double best_upper_ = 0, best_lower_ = 0;
 };
