@@ -51,6 +51,19 @@ bool FatTreeChains::build() {
   for (NodeId v = 0; v < V; ++v)
     for (int q = 0; q < up_begin_[v + 1] - up_begin_[v]; ++q) up_[up_begin_[v] + q] = tree.up_link(v, q);
 
+  one_parent_ = true;
+  for (NodeId h = 0; h < hosts_; ++h) one_parent_ = one_parent_ && up_begin_[h + 1] - up_begin_[h] == 1;
+  // Each switch's children's up-links to it, for the walks down of route_costs_to.
+  const NodeId upper = level_begin_[std::min(2, levels_ + 1)];
+  down_begin_.assign(V - upper + 1, 0);
+  for (NodeId v = level_begin_[1]; v < V; ++v)
+    for (int a = up_begin_[v]; a < up_begin_[v + 1]; ++a) ++down_begin_[net_.link_dst(up_[a]) - upper + 1];
+  for (std::size_t i = 1; i < down_begin_.size(); ++i) down_begin_[i] += down_begin_[i - 1];
+  down_.resize(down_begin_.back());
+  std::vector<int> at(down_begin_.begin(), down_begin_.end() - 1);
+  for (NodeId v = level_begin_[1]; v < V; ++v)
+    for (int a = up_begin_[v]; a < up_begin_[v + 1]; ++a) down_[at[net_.link_dst(up_[a]) - upper]++] = up_[a];
+
   // Hosts are numbered block by block: `span[k]` hosts below one level-k node.
   std::vector<long long> span(levels_ + 1, 1);
   for (int k = 1; k <= levels_; ++k) span[k] = span[k - 1] * tree.down(k - 1);
@@ -172,6 +185,28 @@ NodeId FatTreeChains::entry(NodeId host, double& offset) const {
 void FatTreeChains::route_costs_from(NodeId entry, Scratch& s) const {
   start(entry, s);
   settle(entry, -1, -kInf, s);  // no relay costs less than nothing: one pass
+}
+
+void FatTreeChains::route_costs_to(NodeId dst, std::vector<double>& by_switch) const {
+  OPTIQ_CHECK(dst >= 0 && dst < hosts_, "routes end at a host");
+  const NodeId first = level_begin_[1], upper = level_begin_[std::min(2, levels_ + 1)];
+  by_switch.assign(upper - first, kInf);
+  std::vector<std::pair<NodeId, double>> stack;  // switches still to walk down from, and their cost
+  for (int k = levels_; k >= 1; --k) {
+    const std::size_t i = static_cast<std::size_t>(k) * hosts_ + dst;
+    if (turn_[i] < 0) continue;
+    stack.assign(1, {turn_[i], descent_[i]});
+    while (!stack.empty()) {
+      const auto [v, cost] = stack.back();
+      stack.pop_back();
+      if (v < upper) {
+        by_switch[v - first] = cost;
+        continue;
+      }
+      for (int a = down_begin_[v - upper]; a < down_begin_[v - upper + 1]; ++a)
+        stack.emplace_back(net_.link_src(down_[a]), lw_[down_[a]] + cost);
+    }
+  }
 }
 
 FatTreeChains::EntryGroups FatTreeChains::group_by_entry(const std::vector<NodeId>& sources,

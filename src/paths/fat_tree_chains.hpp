@@ -15,6 +15,7 @@
 // where the search over chains expands terminals with a scan of all terminals each.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -62,6 +63,18 @@ class FatTreeChains {
   // where none). A host below `entry` pays the entry's offset on top, except to itself.
   void route_costs_from(NodeId entry, Scratch& s) const;
 
+  // Whether every host has one parent. Then a route from a host climbs its up-link and goes on
+  // as the route from that parent, the same for every host below it.
+  bool one_parent() const { return one_parent_; }
+  // Level-1 switches, numbered 0, 1, ...: switch i is vertex first_switch() + i.
+  NodeId first_switch() const { return level_begin_[1]; }
+  int num_switches_above_hosts() const { return level_begin_[std::min(2, levels_ + 1)] - level_begin_[1]; }
+  // The cost of the route from each level-1 switch to host dst, by switch number: the climb to
+  // the switch where it turns, then the descent. One walk down from each of dst's turning
+  // switches, highest first, so each switch ends with its lowest turn: about as many steps as
+  // there are switches below the top turn.
+  void route_costs_to(NodeId dst, std::vector<double>& by_switch) const;
+
  private:
   FatTreeChains(const Legs& legs, const std::vector<double>& link_weight, const std::vector<double>& node_weight);
   bool build();
@@ -80,6 +93,9 @@ class FatTreeChains {
   std::vector<int> level_begin_;       // vertices of level l: [level_begin_[l], level_begin_[l + 1])
   std::vector<int> up_begin_;          // per vertex, its up-links: up_[up_begin_[v] .. up_begin_[v + 1])
   std::vector<LinkId> up_;
+  bool one_parent_ = false;
+  std::vector<int> down_begin_;        // per switch above level 1, its children's up-links to it:
+  std::vector<LinkId> down_;           // down_[down_begin_[v - level_begin_[2]] ..]
   std::vector<NodeId> turn_;           // [k * hosts + x]: T(k, x), -1 where no route turns at level k
   std::vector<double> descent_;        // [k * hosts + x]: the descent's cost
 };

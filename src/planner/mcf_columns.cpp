@@ -1,9 +1,11 @@
 #include "planner/mcf_columns.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <utility>
 
+#include "optiq/core/error.hpp"
 #include "optiq/core/graph/parallel.hpp"
 #include "optiq/core/routing.hpp"
 #include "paths/fat_tree_chains.hpp"
@@ -51,58 +53,98 @@ double exact_bound(const Network& net, const FatTreeChains& tree, const std::vec
   return den > 0 ? num / den : 0.0;
 }
 
-// Each job's kProxyColumns cheapest chains through one proxy below its pool's cheapest path.
-// The routes' costs from a source come from its entry's (FatTreeChains::entry), made once for
-// all the sources below one switch.
-std::vector<std::vector<LinkPath>> proxy_columns(const Legs& legs, const FatTreeChains& tree,
-                                                 const std::vector<Job>& jobs, const std::vector<double>& y,
-                                                 const std::vector<double>& pool_min) {
+}  // namespace
+
+// A chain through proxy p costs offset(src) + from(entry of src, p) + up-link(p) +
+// route(parent of p, dst): the first three terms depend on the source's entry and p, the last
+// on p's parent and dst. Each entry's hosts are sorted by the first part once, below each
+// parent; a job then reads each parent's cheapest host and takes its chains from a heap of
+// those, in about as many steps as there are parents instead of a scan of every host.
+std::vector<std::vector<LinkPath>> one_proxy_columns(const Legs& legs, const FatTreeChains& tree, const std::vector<Job>& jobs,
+                                                     const std::vector<double>& below, int count) {
+  OPTIQ_CHECK(tree.one_parent(), "one-proxy columns need hosts with one parent");
   std::vector<NodeId> sources;
   for (const Job& job : jobs) sources.push_back(job.src);
   std::vector<double> offset;
   const FatTreeChains::EntryGroups groups = tree.group_by_entry(sources, offset);
-  std::vector<std::vector<LinkPath>> out(jobs.size());
-  struct State {
-    std::unique_ptr<RouteCosts> costs;
-    FatTreeChains::Scratch from;
-    std::vector<double> to;
-    std::vector<int> hops_to;
-    std::vector<std::pair<double, NodeId>> below;
+  // The hosts below each parent switch, and each host's up-link weight (its entry's offset).
+  const NodeId first = tree.first_switch();
+  const int switches = tree.num_switches_above_hosts();
+  const int hosts = static_cast<int>(legs.network().endpoints().size());  // hosts 0, 1, ... (FatTreeChains)
+  std::vector<double> up(hosts);
+  std::vector<int> parent(hosts), under_begin(switches + 1, 0);
+  for (NodeId p = 0; p < hosts; ++p) ++under_begin[(parent[p] = tree.entry(p, up[p]) - first) + 1];
+  for (int i = 0; i < switches; ++i) under_begin[i + 1] += under_begin[i];
+  std::vector<NodeId> under(hosts);
+  {
+    std::vector<int> at(under_begin.begin(), under_begin.end() - 1);
+    for (NodeId p = 0; p < hosts; ++p) under[at[parent[p]]++] = p;
+  }
+  struct Head {  // a parent's cheapest host not yet taken
+    double cost;
+    NodeId proxy;
+    int at;  // its place in the parent's sorted hosts
+    bool operator>(const Head& o) const { return cost != o.cost ? cost > o.cost : proxy > o.proxy; }
   };
-  const std::vector<NodeId>& ends = legs.network().endpoints();  // hosts 0, 1, ... (FatTreeChains)
+  struct State {
+    FatTreeChains::Scratch from;
+    std::vector<double> part, to;  // per host: the part before its parent; per parent: the route on
+    std::vector<NodeId> order;     // the hosts below each parent, by part
+    std::vector<Head> heap;
+  };
+  std::vector<std::vector<LinkPath>> out(jobs.size());
   graph::parallel_for(
-      groups.size(), 2, [&](bool) { return State{legs.routing().route_costs(y), {}, {}, {}, {}}; },
+      groups.size(), 2, [](bool) { return State{}; },
       [&](State& s, std::size_t g) {
         tree.route_costs_from(groups[g].first, s.from);
+        s.part.resize(hosts);
+        for (NodeId p = 0; p < hosts; ++p)
+          s.part[p] = legs.can_proxy(p) ? s.from.arrival[p].w + up[p] : std::numeric_limits<double>::infinity();
+        s.order = under;
+        for (int i = 0; i < switches; ++i)
+          std::sort(s.order.begin() + under_begin[i], s.order.begin() + under_begin[i + 1],
+                    [&](NodeId a, NodeId b) { return s.part[a] != s.part[b] ? s.part[a] < s.part[b] : a < b; });
         for (std::size_t j : groups[g].second) {
           const Job& job = jobs[j];
-          s.costs->to(job.dst, s.to, s.hops_to);
-          s.below.clear();
-          for (std::size_t i = 0; i < ends.size(); ++i) {
-            const NodeId p = ends[i];
-            if (p == job.src || p == job.dst || !legs.can_proxy(p)) continue;
-            const double c = offset[j] + s.from.arrival[i].w + s.to[i];
-            if (c < pool_min[j] * (1 - 1e-9)) s.below.emplace_back(c, p);
-          }
-          const std::size_t k = std::min<std::size_t>(kProxyColumns, s.below.size());
-          std::partial_sort(s.below.begin(), s.below.begin() + k, s.below.end());
-          for (std::size_t q = 0; q < k; ++q) {
+          tree.route_costs_to(job.dst, s.to);
+          const double limit = below[j];
+          // The next host below parent i from place `at` on that may relay this job.
+          auto head = [&](int i, int at, Head& h) {
+            for (; at < under_begin[i + 1]; ++at) {
+              const NodeId p = s.order[at];
+              if (p == job.src || p == job.dst) continue;
+              h = {offset[j] + s.part[p] + s.to[i], p, at};
+              return h.cost < limit;
+            }
+            return false;
+          };
+          s.heap.clear();
+          for (int i = 0; i < switches; ++i)
+            if (Head h; head(i, under_begin[i], h)) s.heap.push_back(h);
+          std::make_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+          while (!s.heap.empty() && out[j].size() < static_cast<std::size_t>(count)) {
+            std::pop_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+            const Head taken = s.heap.back();
+            s.heap.pop_back();
             LinkPath path;
-            legs.append_leg(job.src, s.below[q].second, path);
-            legs.append_leg(s.below[q].second, job.dst, path);
+            legs.append_leg(job.src, taken.proxy, path);
+            legs.append_leg(taken.proxy, job.dst, path);
             out[j].push_back(std::move(path));
+            if (Head h; head(parent[taken.proxy], taken.at + 1, h)) {
+              s.heap.push_back(h);
+              std::push_heap(s.heap.begin(), s.heap.end(), std::greater<>());
+            }
           }
         }
       });
   return out;
 }
 
-}  // namespace
-
 bool column_bound_applies(const Legs& legs, double forward_bandwidth, int hop_bound, int max_proxies) {
   if (legs.direct() || forward_bandwidth > 0 || hop_bound >= 0 || max_proxies >= 0) return false;
   const std::vector<double> probe(legs.network().num_links(), 1.0), no_node_weights;
-  return FatTreeChains::make(legs, probe, no_node_weights) != nullptr;
+  const std::unique_ptr<FatTreeChains> tree = FatTreeChains::make(legs, probe, no_node_weights);
+  return tree && tree->one_parent();
 }
 
 double column_bound(const Legs& legs, const Plan& plan, const std::vector<double>& preload, double floor,
@@ -153,7 +195,9 @@ double column_bound(const Legs& legs, const Plan& plan, const std::vector<double
       in.paths[j] = std::move(kept);
       in.share[j] = std::move(kept_share);
     }
-    std::vector<std::vector<LinkPath>> added = proxy_columns(legs, *tree, jobs, in.price, pool_min);
+    std::vector<double> below(jobs.size());
+    for (std::size_t j = 0; j < jobs.size(); ++j) below[j] = pool_min[j] * (1 - 1e-9);
+    std::vector<std::vector<LinkPath>> added = one_proxy_columns(legs, *tree, jobs, below, kProxyColumns);
     for (std::size_t j = 0; j < jobs.size(); ++j)
       for (LinkPath& p : added[j])
         if (std::find(in.paths[j].begin(), in.paths[j].end(), p) == in.paths[j].end()) {

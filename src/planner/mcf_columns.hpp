@@ -16,12 +16,21 @@
 #include "optiq/core/legs.hpp"
 #include "optiq/core/plan.hpp"
 #include "optiq/core/types.hpp"
+#include "paths/fat_tree_chains.hpp"
 
 namespace optiq::detail {
 
-// Whether column_bound can price chains exactly here: a fat-tree's hosts with one cable per
-// parent under routes that climb and then descend (FatTreeChains), relays of unlimited rate.
+// Whether column_bound can price chains exactly here: a fat-tree's hosts, each with one parent,
+// one cable per parent, under routes that climb and then descend (FatTreeChains), relays of
+// unlimited rate.
 bool column_bound_applies(const Legs& legs, double forward_bandwidth, int hop_bound, int max_proxies);
+
+// Each job's `count` cheapest chains through one proxy that cost less than below[j] under the
+// weights `tree` prices with, cheapest first (equal costs: the lower-numbered proxy first).
+// Hosts must have one parent (FatTreeChains::one_parent). Spread over threads; the same
+// result on any number.
+std::vector<std::vector<LinkPath>> one_proxy_columns(const Legs& legs, const FatTreeChains& tree, const std::vector<Job>& jobs,
+                                                     const std::vector<double>& below, int count);
 
 // A proven lower bound (seconds) on the busiest link's time of any plan of `plan`'s jobs made of
 // chains of default routes, `preload` bytes already on the links; at least `floor`. Starts from

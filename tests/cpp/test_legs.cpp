@@ -452,3 +452,42 @@ TEST(Legs, ChainCostsSearchedPerSwitchMatchBruteForce) {
   EXPECT_GT(checked, 300);
   EXPECT_GT(cheaper_than_route, 50);  // relays matter in these cases, not only direct routes
 }
+
+// Where hosts have one parent, a route from host p to x costs p's up-link and then the route
+// from its parent, which route_costs_to gives per first-level switch. Weights in 1/64: every
+// sum is exact, in any order.
+TEST(Legs, RouteCostsToEachSwitchAreTheRoutesWeights) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"fattree:3;4,4,4;1,4,4;1,1,1", "dmodk"}, {"fattree:3;4,4,4;1,4,2;1,1,1", "dmodk"},
+      {"fattree:2;8,4;1,4;1,1", "simgrid"},     {"fattree:3;1,4,4;1,1,4;1,1,1", "dmodk"},
+      {"fattree:1;5;1;1", "dmodk"},             {"fattree:4;2,3,2,2;1,2,3,2;1,1,1,1", "dmodk"},
+  };
+  Rng rng(13);
+  int checked = 0;
+  for (const auto& [spec, name] : cases) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing(name, net);
+    const Legs legs(net, *routing);
+    std::vector<double> lw(net.num_links()), no_node_weights;
+    for (double& w : lw) w = static_cast<double>(rng.below(640)) / 64;
+    const auto tree = detail::FatTreeChains::make(legs, lw, no_node_weights);
+    ASSERT_NE(tree, nullptr) << spec;
+    ASSERT_TRUE(tree->one_parent()) << spec;
+    const int hosts = static_cast<int>(net.endpoints().size());
+    std::vector<double> by_switch;
+    for (NodeId x = 0; x < hosts; ++x) {
+      tree->route_costs_to(x, by_switch);
+      ASSERT_EQ(static_cast<int>(by_switch.size()), tree->num_switches_above_hosts()) << spec;
+      for (NodeId p = 0; p < hosts; ++p) {
+        if (p == x) continue;
+        double up = 0;
+        const NodeId parent = tree->entry(p, up);
+        double route = 0;
+        for (LinkId l : routing->route(p, x)) route += lw[l];
+        ASSERT_EQ(up + by_switch[parent - tree->first_switch()], route) << spec << " " << p << " -> " << x;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 9000);
+}

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "optiq/core/legs.hpp"
@@ -95,12 +97,72 @@ TEST(McfColumns, AppliesWhereChainsPriceExactly) {
   EXPECT_FALSE(detail::column_bound_applies(legs, 1e9, -1, -1));  // relays of a limited rate
   EXPECT_FALSE(detail::column_bound_applies(legs, 0, 6, -1));
   EXPECT_FALSE(detail::column_bound_applies(legs, 0, -1, 1));
+  const Network parents = parse_network("fattree:2;4,4;2,4;1,1", 1.8e9);  // hosts with two parents
+  const auto parents_routing = make_routing("dmodk", parents);
+  EXPECT_FALSE(detail::column_bound_applies(Legs(parents, *parents_routing), 0, -1, -1));
   const Network cables = parse_network("fattree:2;4,4;1,2;1,2", 1.8e9);  // two cables per parent
   const auto cable_routing = make_routing("dmodk", cables);
   EXPECT_FALSE(detail::column_bound_applies(Legs(cables, *cable_routing), 0, -1, -1));
   const Network torus = parse_network("torus:4x4", 1e9);
   const auto dor = make_routing("dor", torus);
   EXPECT_FALSE(detail::column_bound_applies(Legs(torus, *dor), 0, -1, -1));
+}
+
+// The one-proxy columns take each job's cheapest chains below its limit from a heap of each
+// parent switch's cheapest proxy; brute force prices every proxy. Weights in 1/64 make every
+// sum exact, so ties fall to the lower proxy in both.
+TEST(McfColumns, OneProxyColumnsAreTheCheapestChainsBelowTheLimit) {
+  Rng rng(21);
+  int columns = 0;
+  for (const char* spec : {"fattree:3;4,4,4;1,4,4;1,1,1", "fattree:3;4,4,4;1,4,2;1,1,1", "fattree:1;5;1;1",
+                           "fattree:4;2,3,2,2;1,2,3,2;1,1,1,1"}) {
+    const Network net = parse_network(spec);
+    const auto routing = make_routing("dmodk", net);
+    const Legs legs(net, *routing);
+    const int hosts = static_cast<int>(net.endpoints().size());
+    std::vector<double> y(net.num_links()), no_node_weights;
+    for (double& w : y) w = static_cast<double>(rng.below(640)) / 64;
+    const auto tree = detail::FatTreeChains::make(legs, y, no_node_weights);
+    ASSERT_NE(tree, nullptr) << spec;
+    auto cost = [&](NodeId a, NodeId b) {
+      double c = 0;
+      for (LinkId l : routing->route(a, b)) c += y[l];
+      return c;
+    };
+    std::vector<Job> jobs;
+    std::vector<double> below;
+    for (int i = 0; i < hosts; ++i)
+      for (int d : {1, hosts / 2 + 1}) {
+        const NodeId dst = static_cast<NodeId>((i + d) % hosts);
+        if (dst == i) continue;
+        jobs.push_back({i, dst, 1});
+        // The route's own cost, or a limit some chains miss: both kinds of cut-off.
+        below.push_back(jobs.size() % 3 == 0 ? std::numeric_limits<double>::infinity() : cost(i, dst));
+      }
+    for (int count : {1, 3, 8}) {
+      const auto got = with_threads("2", [&] { return detail::one_proxy_columns(legs, *tree, jobs, below, count); });
+      ASSERT_EQ(got, with_threads("1", [&] { return detail::one_proxy_columns(legs, *tree, jobs, below, count); }));
+      for (std::size_t j = 0; j < jobs.size(); ++j) {
+        std::vector<std::pair<double, NodeId>> chains;
+        for (NodeId p = 0; p < hosts; ++p)
+          if (p != jobs[j].src && p != jobs[j].dst) {
+            const double c = cost(jobs[j].src, p) + cost(p, jobs[j].dst);
+            if (c < below[j]) chains.emplace_back(c, p);
+          }
+        std::sort(chains.begin(), chains.end());
+        chains.resize(std::min<std::size_t>(chains.size(), count));
+        std::vector<LinkPath> want;
+        for (const auto& [c, p] : chains) {
+          want.emplace_back();
+          legs.append_leg(jobs[j].src, p, want.back());
+          legs.append_leg(p, jobs[j].dst, want.back());
+        }
+        ASSERT_EQ(got[j], want) << spec << " job " << j << " count " << count;
+        columns += static_cast<int>(want.size());
+      }
+    }
+  }
+  EXPECT_GT(columns, 1000);
 }
 
 TEST(McfColumns, RaisesTheBoundBelowThePlanWhateverTheThreads) {
