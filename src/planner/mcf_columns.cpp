@@ -180,7 +180,11 @@ double column_bound(const Legs& legs, const Plan& plan, const std::vector<double
       }
     const std::vector<double> no_node_weights;  // the search keeps references: both must outlive it
     const std::unique_ptr<FatTreeChains> tree = FatTreeChains::make(legs, in.price, no_node_weights);
-    bound = std::max(bound, exact_bound(net, *tree, jobs, in.price, pool_min, preload));
+    // The exact bound is at most the pool's dual value under the same prices (each job's
+    // cheapest chain costs at most its cheapest pool path): below the target it cannot certify,
+    // and only the last round's is wanted then.
+    if (lp.lower >= target * (1 - 1e-9) || round + 1 == kRounds)
+      bound = std::max(bound, exact_bound(net, *tree, jobs, in.price, pool_min, preload));
     if (bound >= target || round + 1 == kRounds) break;
     // Paths that carry nothing and cost well above their job's cheapest leave the pool; each job
     // gains its cheapest chains through one proxy.
